@@ -1,0 +1,116 @@
+"""The embedded SQLite database: one connection per request, migrations, pragmas.
+
+Writes go through ``store.py`` inside ``BEGIN IMMEDIATE`` (see shared/design.md: a deferred BEGIN that
+reads then writes fails at once under contention instead of waiting).
+"""
+from __future__ import annotations
+
+import secrets
+import sqlite3
+
+from flask import current_app, g
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("companion")
+
+
+@migrations()
+def m001_initial(db: Database):
+    db.execute("""
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            started TEXT,
+            edit_token TEXT NOT NULL UNIQUE,
+            view_token TEXT NOT NULL UNIQUE,
+            version INTEGER NOT NULL DEFAULT 0,
+            doc TEXT NOT NULL,
+            summary TEXT NOT NULL DEFAULT '{}'
+        )""")
+    db.execute("CREATE INDEX sessions_by_started ON sessions(started DESC, id DESC)")
+    db.execute("""
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            seq INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            game INTEGER,
+            payload TEXT NOT NULL,
+            before BLOB,
+            created TEXT NOT NULL,
+            UNIQUE (session_id, seq)
+        )""")
+    db.execute("""
+        CREATE TABLE requests (
+            key TEXT PRIMARY KEY,
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            seq INTEGER NOT NULL,
+            location TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE session_players (
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            name TEXT NOT NULL,
+            key TEXT NOT NULL,
+            net INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, key)
+        )""")
+    db.execute("CREATE INDEX session_players_by_key ON session_players(key, session_id)")
+    db.execute("""
+        CREATE TABLE session_kinds (
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            kind TEXT NOT NULL,
+            PRIMARY KEY (session_id, kind)
+        )""")
+    db.execute("CREATE INDEX session_kinds_by_kind ON session_kinds(kind, session_id)")
+    db.execute("""
+        CREATE TABLE browsers (
+            browser TEXT NOT NULL,
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            role TEXT NOT NULL,
+            opened TEXT NOT NULL,
+            PRIMARY KEY (browser, session_id)
+        )""")
+    db.execute("CREATE INDEX browsers_recent ON browsers(browser, opened DESC)")
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+def connect(path: str) -> Database:
+    """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE)."""
+    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA synchronous = FULL")  # WAL + NORMAL may lose the last commits on power loss
+    conn.execute("PRAGMA busy_timeout = 10000")
+    return Database(conn)
+
+
+def init_db(path: str) -> str:
+    """Create or migrate the database; returns the app's persistent secret key."""
+    db = connect(path)
+    try:
+        if path != ":memory:":
+            db.enable_wal()
+        migrations.apply(db)
+        row = db.execute("SELECT value FROM meta WHERE key = 'secret_key'").fetchone()
+        if row is None:
+            key = secrets.token_hex(32)
+            db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('secret_key', ?)", [key])
+            row = db.execute("SELECT value FROM meta WHERE key = 'secret_key'").fetchone()
+        return row[0]
+    finally:
+        db.conn.close()
+
+
+def get_db() -> Database:
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_exc=None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.conn.close()

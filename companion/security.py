@@ -1,0 +1,52 @@
+"""CSRF tokens, the browser id cookie, and the security headers every response carries."""
+from __future__ import annotations
+
+import secrets
+
+from flask import abort, g, request, session
+
+CSRF_FIELD = "csrf"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+
+def csrf_token() -> str:
+    """One token per browser, kept in the signed session cookie."""
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(32)
+    return session["csrf"]
+
+
+def check_csrf() -> None:
+    """Every state-changing request must echo the token (form field, or header for htmx)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    sent = request.form.get(CSRF_FIELD) or request.headers.get("X-CSRF-Token", "")
+    expected = session.get("csrf")
+    if not expected or not sent or not secrets.compare_digest(sent, expected):
+        abort(400, description="This form has expired (security check failed). Reload the page and try again.")
+
+
+def browser_id() -> str:
+    """An anonymous id for 'the sessions this browser created or opened'."""
+    if "browser" not in session:
+        session["browser"] = secrets.token_urlsafe(16)
+        session.permanent = True
+    return session["browser"]
+
+
+def form_key() -> str:
+    """An idempotency key for one rendered form: a double tap sends it twice, it lands once."""
+    return secrets.token_urlsafe(16)
+
+
+def add_headers(response):
+    h = response.headers
+    h.setdefault("Content-Security-Policy", CSP)
+    h.setdefault("Referrer-Policy", "no-referrer")  # tokens live in URLs
+    h.setdefault("X-Content-Type-Options", "nosniff")
+    h.setdefault("X-Frame-Options", "DENY")
+    if getattr(g, "capability_page", False):
+        h["X-Robots-Tag"] = "noindex, nofollow"
+        h.setdefault("Cache-Control", "no-store")
+    return response

@@ -1,0 +1,57 @@
+// Companion: small progressive enhancements. Every essential action works without this file.
+(function () {
+  "use strict";
+  var lastForm = null;
+
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-copy]");
+    if (!btn) return;
+    var input = document.getElementById(btn.getAttribute("data-copy"));
+    if (!input) return;
+    var done = function () { btn.textContent = "Copied"; setTimeout(function () { btn.textContent = "Copy"; }, 1500); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+    } else { input.select(); try { document.execCommand("copy"); done(); } catch (e) { /* selected for manual copy */ } }
+  });
+
+  // A tap that never reached the server: say so, and retry with the same idempotency key.
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var elt = ev.detail.elt;
+    if (elt && elt.tagName === "FORM") lastForm = elt;
+    var banner = document.getElementById("net-error");
+    if (banner && !(ev.detail.requestConfig && ev.detail.requestConfig.verb === "get")) banner.hidden = true;
+  });
+  document.addEventListener("htmx:sendError", function (ev) {
+    var verb = ev.detail.requestConfig && ev.detail.requestConfig.verb;
+    if (verb === "get" && ev.detail.elt && ev.detail.elt.id === "live") return; // polling retries by itself
+    var banner = document.getElementById("net-error");
+    if (banner) banner.hidden = false;
+  });
+  document.addEventListener("click", function (ev) {
+    if (!ev.target.closest("#net-retry")) return;
+    document.getElementById("net-error").hidden = true;
+    if (lastForm && document.body.contains(lastForm)) {
+      if (lastForm.requestSubmit) lastForm.requestSubmit(); else lastForm.submit();
+    }
+  });
+
+  // Dentro: buzz once per team and game the moment it appears on this phone.
+  function buzz() {
+    var alerts = document.querySelectorAll("[data-dentro]");
+    alerts.forEach(function (el) {
+      var key = "dentro:" + el.getAttribute("data-dentro");
+      var seen = false;
+      try { seen = sessionStorage.getItem(key) === "1"; sessionStorage.setItem(key, "1"); } catch (e) { /* private mode */ }
+      if (!seen && navigator.vibrate) navigator.vibrate([300, 120, 300, 120, 300]);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", buzz);
+  document.addEventListener("htmx:afterSettle", buzz);
+
+  // A phone that wakes up: refresh the live region at once rather than at the next tick.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible" || !window.htmx) return;
+    var live = document.getElementById("live");
+    if (live && live.getAttribute("hx-get")) window.htmx.ajax("GET", live.getAttribute("hx-get"), {target: live, swap: "outerHTML"});
+  });
+})();
