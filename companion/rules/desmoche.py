@@ -376,10 +376,7 @@ def apply(game: dict, action: dict) -> dict:
         hand = copy.deepcopy(C.need_dict(action.get("hand"), "hand"))
         if "next_stake" in g:
             hand.setdefault("stake", g.pop("next_stake"))
-        try:
-            g["hands"].append(_norm_hand(hand, g["rules"], g["seats"], "hand"))
-        except RuleError:
-            raise
+        g["hands"].append(_norm_hand(hand, g["rules"], g["seats"], "hand"))
         return normalize(g, g["seats"])
     if t == "set_stake":
         stake = C.to_int(action.get("stake"), "stake", 1)

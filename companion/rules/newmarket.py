@@ -50,7 +50,7 @@ with path ``at`` when stale. Error paths are the action's field names (``cards_l
                                                            everything is recomputed. Error path "deal".
 
 compute(game) keys: required ``kind chips pots kitty pool ended net`` plus
-  ``format_note``-free UI keys: ``at`` (position token), ``variant``, ``seats``, ``deal_number`` (the
+  UI keys: ``at`` (position token), ``variant``, ``seats``, ``deal_number`` (the
   open deal's number, else the next one's), ``deal_open`` (bool), ``dealer`` (dealer of the open deal,
   else of the next deal; None once ended), ``face_up`` / ``face_down`` (boodle cards), ``brought_in``,
   ``on_table`` (chips in piles+kitty+pool), ``carry_in``, ``carry_out`` (piles left on the table by an
@@ -634,6 +634,14 @@ def _renorm(g: dict, deal_index: int | None = None, field: str = "") -> dict:
         raise
 
 
+def _dealer_index(g: dict) -> int:
+    """Seat index of the dealer of the last deal (-1 before the first)."""
+    idx = -1
+    for d in g["deals"]:
+        idx = g["seats"].index(d["dealer"]) if d.get("dealer") else (idx + 1) % len(g["seats"])
+    return idx
+
+
 def _open_deal(g: dict) -> dict:
     if g["ended"]:
         raise RuleError("The game is over", "type")
@@ -687,6 +695,7 @@ def apply(game: dict, action: dict) -> dict:
             raise RuleError("parlett has an exchange, not a dummy", "type")
         if "dummy" in d:
             raise RuleError("The dummy was already recorded for this deal", "type")
+        dealer = g["seats"][_dealer_index(g)]
         if action.get("swap") in (True, "true", "1", "on", "yes"):
             if action.get("sold_to"):
                 raise RuleError("either the dealer swapped or the dummy was sold, not both", "sold_to")
@@ -696,7 +705,8 @@ def apply(game: dict, action: dict) -> dict:
                 raise RuleError("who bought the dummy?", "sold_to")
             if action.get("price") in (None, ""):
                 raise RuleError("missing", "price")
-            d["dummy"] = {"sold_to": action["sold_to"], "price": C.to_int(action["price"], "price")}
+            d["dummy"] = _norm_dummy({"sold_to": action["sold_to"], "price": C.to_int(action["price"], "price")},
+                                     ctx, dealer, "")
         return _renorm(g, len(deals) - 1, "")
 
     if t == "exchange":

@@ -204,7 +204,7 @@ def test_leftover_carry_and_carry_in():
     assert s3["chips"] == {p: 24 for p in P4} and sum(s3["net"].values()) == 16
     st3 = nm.settlement(nxt, s3)
     assert st3["on_table"] == -16      # the chips came from the previous game: the night sums to zero
-    assert err(game, {}, P4, (), False, 20, carry_in={"9H": 1}) .startswith("carry_in.9H:")
+    assert err(lambda: game({}, carry_in={"9H": 1})) == "carry_in.9H: 9H is not a pile of this game (AH, KC, QD, JS, kitty)"
 
 
 def test_dummy_sold_and_swapped():
@@ -280,14 +280,14 @@ def test_parlett_last_king_ends_game():
     g = run(g, {"type": "boodle", "card": "QC", "by": "Dani"})
     s = nm.compute(g)
     assert s["ended"] and not s["deal_open"] and s["face_up"] == []
-    assert s["chips"]["Dani"] == 20 - 5 - 4 + 8 + 8
+    assert s["chips"]["Dani"] == 20 - 5 - 2 + 8 + 8     # deal 2: one King face up + pool
     assert s["pool"] == 0 and total(s) == 80 and sum(s["net"].values()) == 0
     assert "open" not in g["deals"][-1] and g["ended"] is True
     assert err(nm.apply, g, {"type": "start_deal"}) == "type: The game is over"
     # a file with a deal after the last King is refused
     bad = copy.deepcopy(g)
     bad["deals"].append({"blocked": True})
-    assert err(nm.normalize, bad, P4) == "deals[2]: the game ended when the last King was taken: no more deals"
+    assert err(nm.normalize, bad, P4) == "deals[1]: the game ended in this deal (last King taken): no deals after it"
     bad = copy.deepcopy(g)
     bad["deals"][-1]["out"] = "Ane"
     assert err(nm.normalize, bad, P4).startswith("deals[1].out: the deal ended with the game")
@@ -374,7 +374,13 @@ def test_replace_deal():
             {"type": "end_deal", "blocked": True}, {"type": "start_deal"}, {"type": "end_deal", "blocked": True})
     e = err(nm.apply, p, {"type": "replace_deal", "index": 0,
                           "deal": {"boodles_won": [{"card": c, "by": "Ane"} for c in ["QS", "QH", "QD", "QC"]]}})
-    assert e.startswith("deal: that would make a later deal impossible")
+    assert e == "deal: the game ended in this deal (last King taken): no deals after it"
+    q = run(game(PARLETT), {"type": "start_deal"}, {"type": "end_deal", "blocked": True},
+            {"type": "start_deal"}, {"type": "boodle", "card": "QC", "by": "Ane"}, {"type": "end_deal", "blocked": True})
+    e = err(nm.apply, q, {"type": "replace_deal", "index": 0,
+                          "deal": {"boodles_won": [{"card": c, "by": "Ane"} for c in ["QS", "QH", "QD"]],
+                                   "blocked": True}})
+    assert e.startswith("deal: that would make a later deal impossible") and "deals[1]" in e
 
 
 # ---------------------------------------------------------------------------------------------------

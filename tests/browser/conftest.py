@@ -1,0 +1,96 @@
+"""Browser tests: the real app under waitress on loopback, driven by Playwright in Debian's Chromium."""
+import os
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app served by waitress on 127.0.0.1; QR codes point at the same address."""
+    from waitress.server import create_server
+
+    from companion import create_app
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("live") / "live.db"), "BASE_URL": base,
+                      "POLL_SECONDS": 1})
+    server = create_server(app, host="127.0.0.1", port=port, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield base
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A fresh browser context the size of a small phone (360 x 740)."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
+                              is_mobile=True)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def second_phone(browser):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
+                              is_mobile=True)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory):
+    """Where screenshots go (set COMPANION_SHOTS to keep them, e.g. to look at them)."""
+    path = os.environ.get("COMPANION_SHOTS") or str(tmp_path_factory.mktemp("shots"))
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def start_session(page, base, name="Friday at Koldo's", players=("Ane", "Bea", "Carlos", "Dani")):
+    """Start a session through the home page as a new user would; returns the edit URL."""
+    page.goto(base + "/")
+    page.fill("input[name=name]", name)
+    for i, p in enumerate(players):
+        page.fill(f"input[name=p{i}]", p)
+    page.click("button:has-text('Start the session')")
+    page.wait_for_url("**/s/**")
+    return page.url

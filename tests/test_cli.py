@@ -1,0 +1,41 @@
+"""companion import | export | state, offline."""
+import json
+
+from click.testing import CliRunner
+
+from companion.cli import main
+
+DOC = {"format": "companion-session/1", "name": "Paper notes", "players": ["Ane", "Bea"], "games": []}
+
+
+def test_state_prints_the_computed_state(tmp_path):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(DOC))
+    result = CliRunner().invoke(main, ["state", str(f)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["format"] == "companion-state/1"
+
+
+def test_import_then_export(tmp_path):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(DOC))
+    db = str(tmp_path / "c.db")
+    result = CliRunner().invoke(main, ["import", "--db", db, str(f)])
+    assert result.exit_code == 0, result.output
+    sid = json.loads(result.output)["id"]
+    result = CliRunner().invoke(main, ["export", "--db", db, str(sid)])
+    assert result.exit_code == 0
+    assert json.loads(result.output) == DOC
+
+
+def test_a_bad_file_names_its_path(tmp_path):
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps({**DOC, "players": ["Ane", "Ane"]}))
+    result = CliRunner().invoke(main, ["state", str(f)])
+    assert result.exit_code != 0
+    assert "players[1]: Ane is listed twice" in result.output
+
+
+def test_export_of_a_missing_session(tmp_path):
+    result = CliRunner().invoke(main, ["export", "--db", str(tmp_path / "c.db"), "42"])
+    assert result.exit_code != 0 and "no session 42" in result.output
