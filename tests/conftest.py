@@ -1,5 +1,3 @@
-import re
-
 import pytest
 
 from companion import create_app
@@ -22,29 +20,4 @@ def runner(app):
     return app.test_cli_runner()
 
 
-def csrf(client) -> str:
-    """The browser's CSRF token, as a form would carry it."""
-    page = client.get("/").get_data(as_text=True)
-    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-
-
-def form_fields(html: str, action: str | None = None) -> dict:
-    """The hidden fields (csrf, k, v, at) of the first form (or the first form posting to ``action``)."""
-    forms = re.findall(r'<form[^>]*action="([^"]*)"[^>]*>(.*?)</form>', html, re.S)
-    for act, body in forms:
-        if action is None or act == action:
-            return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', body))
-    raise AssertionError(f"no form posting to {action!r}")
-
-
-def new_session(client, players=("Ane", "Bea", "Carlos", "Dani"), name="Friday at Koldo's", currency="EUR"):
-    """Start a session as a phone would; returns {'edit': '/s/<edit>', 'view': '/s/<view>'}."""
-    data = {"csrf": csrf(client), "name": name, "currency": currency, "k": ""}
-    for i, p in enumerate(players):
-        data[f"p{i}"] = p
-    resp = client.post("/new", data=data)
-    assert resp.status_code == 303, resp.get_data(as_text=True)
-    edit = resp.headers["Location"]
-    page = client.get(edit).get_data(as_text=True)
-    view = re.search(r'value="http://table\.example:8000(/s/[^"]+)" id="watch-link"', page).group(1)
-    return {"edit": edit, "view": view}
+from helpers import csrf, form_fields, new_session, start_session  # noqa: F401  (import from helpers)

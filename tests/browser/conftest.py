@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from helpers import csrf, form_fields, new_session, start_session  # noqa: F401  (import from helpers)
+
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
@@ -83,14 +85,3 @@ def shots(tmp_path_factory):
     path = os.environ.get("COMPANION_SHOTS") or str(tmp_path_factory.mktemp("shots"))
     os.makedirs(path, exist_ok=True)
     return path
-
-
-def start_session(page, base, name="Friday at Koldo's", players=("Ane", "Bea", "Carlos", "Dani")):
-    """Start a session through the home page as a new user would; returns the edit URL."""
-    page.goto(base + "/")
-    page.fill("input[name=name]", name)
-    for i, p in enumerate(players):
-        page.fill(f"input[name=p{i}]", p)
-    page.click("button:has-text('Start the session')")
-    page.wait_for_url("**/s/**")
-    return page.url

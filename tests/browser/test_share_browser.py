@@ -5,7 +5,7 @@ import time
 import zxingcpp
 from PIL import Image
 
-from conftest import start_session
+from helpers import start_session
 
 
 def _decode_qr(png: bytes) -> str:

@@ -3,7 +3,7 @@ import io
 import json
 import re
 
-from conftest import csrf, form_fields, new_session
+from helpers import csrf, form_fields, new_session
 
 
 def test_home_lists_nothing_for_a_new_browser(client):
