@@ -30,6 +30,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_NAME="companion",
         PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        SESSION_REFRESH_EACH_REQUEST=False,  # a poll every 2 s must not re-sign the cookie each time
         MAX_CONTENT_LENGTH=8 * 1024 * 1024,
         POLL_SECONDS=2,
         SEND_FILE_MAX_AGE_DEFAULT=timedelta(days=365),  # static files carry their version in the name

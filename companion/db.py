@@ -5,6 +5,7 @@ reads then writes fails at once under contention instead of waiting).
 """
 from __future__ import annotations
 
+import queue
 import secrets
 import sqlite3
 
@@ -79,12 +80,16 @@ def m001_initial(db: Database):
 
 
 def connect(path: str) -> Database:
-    """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE)."""
+    """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE), which
+    also sets WRITE_PRAGMAS; a read (most requests: every live poll) pays for nothing it does not use."""
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA synchronous = FULL")  # WAL + NORMAL may lose the last commits on power loss
-    conn.execute("PRAGMA busy_timeout = 10000")
     return Database(conn)
+
+
+WRITE_PRAGMAS = (
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA synchronous = FULL",  # WAL + NORMAL may lose the last commits on power loss
+)
 
 
 def init_db(path: str) -> str:
@@ -104,13 +109,25 @@ def init_db(path: str) -> str:
         db.conn.close()
 
 
+_pools: dict[str, queue.SimpleQueue] = {}
+
+
 def get_db() -> Database:
+    """This request's connection. Each request holds one connection of its own; connections are
+    reused across requests because opening one (schema parse, wrapper) costs ~100x a poll's query."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        pool = _pools.setdefault(current_app.config["DATABASE"], queue.SimpleQueue())
+        try:
+            g.db = pool.get_nowait()
+        except queue.Empty:
+            g.db = connect(current_app.config["DATABASE"])
     return g.db
 
 
 def close_db(_exc=None) -> None:
     db = g.pop("db", None)
-    if db is not None:
-        db.conn.close()
+    if db is None:
+        return
+    if db.conn.in_transaction:  # never hand on a connection in the middle of a transaction
+        db.execute("ROLLBACK")
+    _pools.setdefault(current_app.config["DATABASE"], queue.SimpleQueue()).put(db)

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from sqlite_utils import Database
 
 from . import events, summary
+from .db import WRITE_PRAGMAS
 from .rules.errors import RuleError
 from .sessionfile import compute_state
 
@@ -39,6 +40,8 @@ def new_token() -> str:
 
 @contextmanager
 def immediate(db: Database):
+    for pragma in WRITE_PRAGMAS:
+        db.execute(pragma)
     db.execute("BEGIN IMMEDIATE")
     try:
         yield

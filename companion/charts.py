@@ -1,0 +1,354 @@
+"""Line charts drawn on the server as inline SVG, each with a text alternative (a table). Pure: no Flask.
+
+The strict CSP forbids inline ``style`` and scripts, so the SVG uses presentation attributes only
+(``stroke=``, ``fill=``, ``stroke-dasharray=``); text and grid lines use ``currentColor`` so that the
+chart follows the page's light or dark colours. Every series also differs by its dash pattern and its
+marker shape, not by colour alone. The drawing is sized for a 360 px phone: the viewBox is 320 units
+wide and the SVG scales to the card's width (the table scrolls inside its own box when it is wider).
+
+``line_chart(chart_id, title, x_labels, series, ...) -> str``  one ``<figure>`` (HTML text, escaped)
+``nice_ticks(low, high, count=5) -> list[float]``
+``score_charts(game, state) -> list[dict]``   Mus: both teams' score hand by hand, one chart per game
+``chip_chart(game, state) -> dict | None``    Newmarket / Desmoche: each player's chips or units
+A chart dict is ``{"title", "x_labels", "series": [{"name", "values", "color"?}], "reference"?, "unit"}``,
+ready for ``line_chart(chart_id, **chart)``.
+"""
+from __future__ import annotations
+
+import math
+from html import escape
+
+__all__ = ["line_chart", "nice_ticks", "score_charts", "chip_chart", "PALETTE", "series_from_log"]
+
+WIDTH, HEIGHT = 320, 200
+TOP, BOTTOM, RIGHT = 12, 30, 10
+FONT = 12
+PALETTE = ["#2f6fd6", "#d33c32", "#16884a", "#8d52c9", "#d07a00", "#0e8a9a", "#c2397f", "#7a6a55"]
+TEAM_COLORS = {"A": "#2f6fd6", "B": "#d33c32"}
+DASHES = ["", "7 4", "2 4", "10 3 2 3", "4 2", "12 4", "1 3", "6 2 2 2"]
+MAX_MARKERS = 30  # beyond this many points per line, markers would only clutter
+
+
+def _fmt(value: float) -> str:
+    """A number for labels and tables: integers without decimals, others with at most 2."""
+    if value is None:
+        return "–"
+    if float(value).is_integer():
+        return f"{int(value):,}".replace(",", "\u2009")
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _num(value: float) -> str:
+    """A coordinate: short, no exponent."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering [low, high] (1, 2, 5 × a power of ten), about ``count`` of them."""
+    if low > high:
+        low, high = high, low
+    if low == high:
+        low, high = low - 1, high + 1
+    raw = (high - low) / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    if step >= 1:
+        step = max(1, round(step))
+    start = math.floor(low / step) * step
+    ticks = []
+    value = start
+    while value < high + step * 0.5:
+        ticks.append(round(value, 6))
+        if value >= high:
+            break
+        value += step
+    if ticks[-1] < high:
+        ticks.append(round(ticks[-1] + step, 6))
+    return ticks
+
+
+def _marker(shape: int, x: float, y: float, color: str) -> str:
+    x, y = float(x), float(y)
+    if shape == 0:
+        return f'<circle cx="{_num(x)}" cy="{_num(y)}" r="3" fill="{color}"/>'
+    if shape == 1:
+        return f'<rect x="{_num(x - 3)}" y="{_num(y - 3)}" width="6" height="6" fill="{color}"/>'
+    if shape == 2:
+        pts = f"{_num(x)},{_num(y - 4)} {_num(x + 4)},{_num(y + 3)} {_num(x - 4)},{_num(y + 3)}"
+        return f'<polygon points="{pts}" fill="{color}"/>'
+    if shape == 3:
+        pts = f"{_num(x)},{_num(y - 4)} {_num(x + 4)},{_num(y)} {_num(x)},{_num(y + 4)} {_num(x - 4)},{_num(y)}"
+        return f'<polygon points="{pts}" fill="{color}"/>'
+    if shape == 4:
+        return (f'<circle cx="{_num(x)}" cy="{_num(y)}" r="3" fill="none" stroke="{color}" '
+                f'stroke-width="1.5"/>')
+    if shape == 5:
+        return (f'<rect x="{_num(x - 3)}" y="{_num(y - 3)}" width="6" height="6" fill="none" '
+                f'stroke="{color}" stroke-width="1.5"/>')
+    if shape == 6:
+        pts = f"{_num(x)},{_num(y + 4)} {_num(x + 4)},{_num(y - 3)} {_num(x - 4)},{_num(y - 3)}"
+        return f'<polygon points="{pts}" fill="{color}"/>'
+    return (f'<path d="M{_num(x - 3)} {_num(y - 3)}L{_num(x + 3)} {_num(y + 3)}M{_num(x - 3)} {_num(y + 3)}'
+            f'L{_num(x + 3)} {_num(y - 3)}" stroke="{color}" stroke-width="1.5"/>')
+
+
+def _style(index: int, color: str | None) -> tuple[str, str, int]:
+    return color or PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)], index % 8
+
+
+def _x_label_indices(count: int, room: int) -> list[int]:
+    """Which x labels to print: first, last, and evenly spaced ones that fit."""
+    if count <= room:
+        return list(range(count))
+    step = math.ceil((count - 1) / (room - 1))
+    picks = list(range(0, count, step))
+    if picks[-1] != count - 1:
+        if count - 1 - picks[-1] < step / 2 and len(picks) > 1:
+            picks[-1] = count - 1
+        else:
+            picks.append(count - 1)
+    return picks
+
+
+def _summary(series: list[dict], x_labels: list[str], unit: str) -> str:
+    parts = []
+    for s in series:
+        values = [v for v in s["values"] if v is not None]
+        if not values:
+            continue
+        parts.append(f"{s['name']} ends at {_fmt(values[-1])}{(' ' + unit) if unit else ''} "
+                     f"(highest {_fmt(max(values))}, lowest {_fmt(min(values))})")
+    span = f"from {x_labels[0]} to {x_labels[-1]}" if x_labels else ""
+    return f"{span}: " + "; ".join(parts) + "." if parts else "No data."
+
+
+def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict], *,
+               reference: dict | None = None, unit: str = "", caption: str | None = None) -> str:
+    """One figure: the SVG chart, its legend, and a table of every value (the text alternative).
+
+    ``series``: ``[{"name": str, "values": [number | None, ...] (one per x label), "color": "#hex"?}]``;
+    a None value breaks the line. ``reference``: ``{"value": n, "label": "target 40"}`` drawn as a dashed
+    horizontal line. ``chart_id`` must be unique in the page (ids of the title, description, table).
+    """
+    cid = escape(chart_id, quote=True)
+    n = len(x_labels)
+    values = [v for s in series for v in s["values"] if v is not None]
+    if reference is not None:
+        values.append(reference["value"])
+    if not values:
+        values = [0]
+    ticks = nice_ticks(min(min(values), 0), max(values))
+    y_lo, y_hi = ticks[0], ticks[-1]
+    tick_text = [_fmt(t) for t in ticks]
+    left = max(len(t) for t in tick_text) * 7 + 8
+    plot_w = WIDTH - left - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def px(i: int) -> float:
+        return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def py(v: float) -> float:
+        return TOP + plot_h * (1 - (v - y_lo) / ((y_hi - y_lo) or 1))
+
+    out = [f'<figure class="chart" id="{cid}">',
+           f'<figcaption class="chart-title">{escape(caption or title)}</figcaption>',
+           f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
+           f'aria-labelledby="{cid}-t {cid}-d" font-size="{FONT}" font-family="system-ui, sans-serif">',
+           f'<title id="{cid}-t">{escape(title)}</title>',
+           f'<desc id="{cid}-d">{escape(_summary(series, x_labels, unit))}</desc>']
+    # grid and y labels
+    for t, text in zip(ticks, tick_text):
+        y = py(t)
+        zero = t == 0 and y_lo < 0
+        out.append(f'<line x1="{_num(left)}" y1="{_num(y)}" x2="{_num(WIDTH - RIGHT)}" y2="{_num(y)}" '
+                   f'stroke="currentColor" stroke-opacity="{0.5 if zero else 0.15}" stroke-width="1"/>')
+        out.append(f'<text x="{_num(left - 5)}" y="{_num(y + 4)}" text-anchor="end" fill="currentColor">'
+                   f'{escape(text)}</text>')
+    # x labels
+    room = max(2, int(plot_w // 48))
+    for i in _x_label_indices(n, room):
+        x = px(i)
+        anchor = "middle"
+        if n > 1 and i == 0:
+            anchor = "start"
+        elif n > 1 and i == n - 1:
+            anchor = "end"
+        out.append(f'<text x="{_num(x)}" y="{_num(HEIGHT - 10)}" text-anchor="{anchor}" '
+                   f'fill="currentColor" fill-opacity="0.8">{escape(x_labels[i])}</text>')
+    out.append(f'<line x1="{_num(left)}" y1="{_num(TOP + plot_h)}" x2="{_num(WIDTH - RIGHT)}" '
+               f'y2="{_num(TOP + plot_h)}" stroke="currentColor" stroke-opacity="0.4"/>')
+    if reference is not None:
+        y = py(reference["value"])
+        out.append(f'<line x1="{_num(left)}" y1="{_num(y)}" x2="{_num(WIDTH - RIGHT)}" y2="{_num(y)}" '
+                   f'stroke="currentColor" stroke-opacity="0.6" stroke-dasharray="3 3"/>')
+        out.append(f'<text x="{_num(left + 4)}" y="{_num(y - 4)}" fill="currentColor" fill-opacity="0.8" '
+                   f'font-size="{FONT - 1}">{escape(reference.get("label", ""))}</text>')
+    # lines
+    for index, s in enumerate(series):
+        color, dash, shape = _style(index, s.get("color"))
+        color = escape(color, quote=True)
+        runs: list[list[tuple[float, float]]] = [[]]
+        for i, v in enumerate(s["values"]):
+            if v is None:
+                if runs[-1]:
+                    runs.append([])
+                continue
+            runs[-1].append((px(i), py(v)))
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<g class="series"><title>{escape(s["name"])}</title>')
+        for run in runs:
+            if len(run) > 1:
+                pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in run)
+                out.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2.5" '
+                           f'stroke-linejoin="round" stroke-linecap="round"{dash_attr}/>')
+        points = [p for run in runs for p in run]
+        if len(points) <= MAX_MARKERS:
+            out.extend(_marker(shape, x, y, color) for x, y in points)
+        elif points:
+            out.append(_marker(shape, *points[-1], color))
+        out.append("</g>")
+    out.append("</svg>")
+    # legend: swatches carry the same dash and marker as the lines
+    out.append('<ul class="chart-legend">')
+    for index, s in enumerate(series):
+        color, dash, shape = _style(index, s.get("color"))
+        color = escape(color, quote=True)
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        last = next((v for v in reversed(s["values"]) if v is not None), None)
+        out.append(f'<li><svg class="swatch" viewBox="0 0 28 10" width="28" height="10" aria-hidden="true">'
+                   f'<line x1="1" y1="5" x2="27" y2="5" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
+                   f'{_marker(shape, 14, 5, color)}</svg>{escape(s["name"])}'
+                   f'{f" <b class=num>{escape(_fmt(last))}</b>" if last is not None else ""}</li>')
+    out.append("</ul>")
+    # the text alternative: every value
+    out.append(f'<details class="chart-data"><summary>The numbers behind the chart</summary>'
+               f'<div class="table-scroll"><table class="chart-table" id="{cid}-table">'
+               f'<caption class="sr-only">{escape(title)}</caption><thead><tr><th scope="col"></th>')
+    out.extend(f'<th scope="col" class="num">{escape(s["name"])}</th>' for s in series)
+    out.append("</tr></thead><tbody>")
+    for i, label in enumerate(x_labels):
+        out.append(f'<tr><th scope="row">{escape(label)}</th>')
+        out.extend(f'<td class="num">{escape(_fmt(s["values"][i]) if i < len(s["values"]) else "–")}</td>'
+                   for s in series)
+        out.append("</tr>")
+    out.append("</tbody></table></div></details></figure>")
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------------------------------
+# What to draw for each game kind (read tolerantly: the engines' extra keys may change)
+# ----------------------------------------------------------------------------------------------------
+
+def _int(value, default=0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def score_charts(game: dict, state: dict) -> list[dict]:
+    """Mus: for every game of the match (finished or in progress), both teams' score after each hand."""
+    log = [e for e in state.get("log") or [] if isinstance(e, dict)]
+    teams = state.get("teams") or {}
+    target = _int((state.get("rules") or {}).get("target"), 0)
+    hands_by_game: dict[int, list[int]] = {}
+    for h in state.get("hands") or []:
+        if isinstance(h, dict) and _int(h.get("game"), 0) and _int(h.get("hand"), 0):
+            hands_by_game.setdefault(h["game"], [])
+            if h["hand"] not in hands_by_game[h["game"]]:
+                hands_by_game[h["game"]].append(h["hand"])
+    for e in log:
+        g, hand = _int(e.get("game"), 0), _int(e.get("hand"), 0)
+        if g and hand:
+            hands_by_game.setdefault(g, [])
+            if hand not in hands_by_game[g]:
+                hands_by_game[g].append(hand)
+    finished = state.get("games") or []
+    charts = []
+    for g in sorted(hands_by_game):
+        hands = sorted(hands_by_game[g])
+        score = {"A": 0, "B": 0}
+        values = {"A": [0], "B": [0]}
+        for hand in hands:
+            for e in log:
+                if e.get("game") == g and e.get("hand") == hand and e.get("team") in score:
+                    score[e["team"]] += _int(e.get("points"))
+            for t in ("A", "B"):
+                values[t].append(score[t])
+        title = f"Game {g}: A {score['A']} – {score['B']} B"
+        if g <= len(finished) and isinstance(finished[g - 1], dict) and finished[g - 1].get("winner"):
+            won = finished[g - 1]
+            title += f" ({won['winner']} won{' by órdago' if won.get('by') == 'ordago' else ''})"
+        series = []
+        for t in ("A", "B"):
+            who = " & ".join(teams.get(t) or [])
+            series.append({"name": f"{t}: {who}" if who else t, "values": values[t], "color": TEAM_COLORS[t]})
+        chart = {"title": title, "x_labels": ["start"] + [f"H{h}" for h in hands], "series": series,
+                 "unit": "points"}
+        if target:
+            chart["reference"] = {"value": target, "label": f"{target} to win"}
+        charts.append(chart)
+    return charts
+
+
+CHIP_UNITS = {"newmarket": ("chips", "deal"), "desmoche": ("units", "hand")}
+
+
+def series_from_log(players: list[str], final: dict, log: list[dict], amount_key: str,
+                    round_key: str) -> tuple[list[str], dict[str, list[int]]]:
+    """Each player's holding after every round, from the movements of a chip log.
+
+    ``final``: {player: holding at the end}; the start is worked back from it, so that the last point
+    always equals what the engine says. Entries whose round is None (the leftovers at the end) form an
+    'end' point. Returns (x labels, {player: values}).
+    """
+    deltas: dict[object, dict[str, int]] = {}
+    order: list = []
+    for e in log:
+        if not isinstance(e, dict):
+            continue
+        amount = _int(e.get(amount_key))
+        rnd = e.get(round_key)
+        rnd = rnd if _int(rnd, 0) else None
+        if rnd not in deltas:
+            deltas[rnd] = {}
+            order.append(rnd)
+        d = deltas[rnd]
+        if e.get("from") in players:
+            d[e["from"]] = d.get(e["from"], 0) - amount
+        if e.get("to") in players:
+            d[e["to"]] = d.get(e["to"], 0) + amount
+    total = {p: sum(d.get(p, 0) for d in deltas.values()) for p in players}
+    current = {p: _int(final.get(p)) - total[p] for p in players}
+    rounds = sorted(r for r in order if r is not None)
+    if None in deltas:
+        rounds.append(None)
+    labels = ["start"]
+    values = {p: [current[p]] for p in players}
+    for r in rounds:
+        for p in players:
+            current[p] += deltas[r].get(p, 0)
+            values[p].append(current[p])
+        labels.append("end" if r is None else str(r))
+    return labels, values
+
+
+def chip_chart(game: dict, state: dict) -> dict | None:
+    """Newmarket: chips in each player's hands deal by deal; Desmoche: each player's units hand by hand
+    (0 at the start). None when the kind keeps no chip log."""
+    kind = game.get("kind")
+    if kind not in CHIP_UNITS:
+        return None
+    unit, round_word = CHIP_UNITS[kind]
+    players = [p for p in (state.get("seats") or game.get("seats") or []) if isinstance(p, str)]
+    log = [e for e in state.get("log") or [] if isinstance(e, dict)]
+    if not players:
+        return None
+    if kind == "newmarket" and isinstance(state.get("chips"), dict):
+        final = state["chips"]
+    else:
+        final = state.get("net") or state.get("balances") or {}
+    amount_key = "chips" if kind == "newmarket" else "units"
+    labels, values = series_from_log(players, final, log, amount_key, round_word)
+    labels = [label if label in ("start", "end") else f"{round_word[0].upper()}{label}" for label in labels]
+    title = ("Chips in hand, deal by deal" if kind == "newmarket"
+             else "Units won or lost, hand by hand")
+    return {"title": title, "x_labels": labels, "unit": unit,
+            "series": [{"name": p, "values": values[p]} for p in players]}
