@@ -110,26 +110,29 @@ def _x_label_indices(count: int, room: int) -> list[int]:
     return picks
 
 
-def _summary(series: list[dict], x_labels: list[str], unit: str) -> str:
+def _summary(series: list[dict], x_labels: list[str], unit: str, fmt) -> str:
     parts = []
     for s in series:
         values = [v for v in s["values"] if v is not None]
         if not values:
             continue
-        parts.append(f"{s['name']} ends at {_fmt(values[-1])}{(' ' + unit) if unit else ''} "
-                     f"(highest {_fmt(max(values))}, lowest {_fmt(min(values))})")
+        parts.append(f"{s['name']} ends at {fmt(values[-1])}{(' ' + unit) if unit else ''} "
+                     f"(highest {fmt(max(values))}, lowest {fmt(min(values))})")
     span = f"from {x_labels[0]} to {x_labels[-1]}" if x_labels else ""
     return f"{span}: " + "; ".join(parts) + "." if parts else "No data."
 
 
 def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict], *,
-               reference: dict | None = None, unit: str = "", caption: str | None = None) -> str:
+               reference: dict | None = None, unit: str = "", caption: str | None = None,
+               fmt=None) -> str:
     """One figure: the SVG chart, its legend, and a table of every value (the text alternative).
 
     ``series``: ``[{"name": str, "values": [number | None, ...] (one per x label), "color": "#hex"?}]``;
     a None value breaks the line. ``reference``: ``{"value": n, "label": "target 40"}`` drawn as a dashed
     horizontal line. ``chart_id`` must be unique in the page (ids of the title, description, table).
+    ``fmt``: how a value is written (axis, legend, table), e.g. money from minor units; default: numbers.
     """
+    fmt = fmt or _fmt
     cid = escape(chart_id, quote=True)
     n = len(x_labels)
     values = [v for s in series for v in s["values"] if v is not None]
@@ -139,7 +142,7 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
         values = [0]
     ticks = nice_ticks(min(min(values), 0), max(values))
     y_lo, y_hi = ticks[0], ticks[-1]
-    tick_text = [_fmt(t) for t in ticks]
+    tick_text = [fmt(t) for t in ticks]
     left = max(len(t) for t in tick_text) * 7 + 8
     plot_w = WIDTH - left - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
@@ -155,7 +158,7 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
            f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
            f'aria-labelledby="{cid}-t {cid}-d" font-size="{FONT}" font-family="system-ui, sans-serif">',
            f'<title id="{cid}-t">{escape(title)}</title>',
-           f'<desc id="{cid}-d">{escape(_summary(series, x_labels, unit))}</desc>']
+           f'<desc id="{cid}-d">{escape(_summary(series, x_labels, unit, fmt))}</desc>']
     # grid and y labels
     for t, text in zip(ticks, tick_text):
         y = py(t)
@@ -165,7 +168,7 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
         out.append(f'<text x="{_num(left - 5)}" y="{_num(y + 4)}" text-anchor="end" fill="currentColor">'
                    f'{escape(text)}</text>')
     # x labels
-    room = max(2, int(plot_w // 48))
+    room = max(2, int(plot_w // (max((len(x) for x in x_labels), default=1) * 7 + 14)))
     for i in _x_label_indices(n, room):
         x = px(i)
         anchor = "middle"
@@ -215,10 +218,10 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
         color = escape(color, quote=True)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         last = next((v for v in reversed(s["values"]) if v is not None), None)
+        last_text = f' <b class="num">{escape(fmt(last))}</b>' if last is not None else ""
         out.append(f'<li><svg class="swatch" viewBox="0 0 28 10" width="28" height="10" aria-hidden="true">'
                    f'<line x1="1" y1="5" x2="27" y2="5" stroke="{color}" stroke-width="2.5"{dash_attr}/>'
-                   f'{_marker(shape, 14, 5, color)}</svg>{escape(s["name"])}'
-                   f'{f" <b class=num>{escape(_fmt(last))}</b>" if last is not None else ""}</li>')
+                   f'{_marker(shape, 14, 5, color)}</svg>{escape(s["name"])}{last_text}</li>')
     out.append("</ul>")
     # the text alternative: every value
     out.append(f'<details class="chart-data"><summary>The numbers behind the chart</summary>'
@@ -228,8 +231,9 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
     out.append("</tr></thead><tbody>")
     for i, label in enumerate(x_labels):
         out.append(f'<tr><th scope="row">{escape(label)}</th>')
-        out.extend(f'<td class="num">{escape(_fmt(s["values"][i]) if i < len(s["values"]) else "–")}</td>'
-                   for s in series)
+        for s in series:
+            value = s["values"][i] if i < len(s["values"]) else None
+            out.append(f'<td class="num">{escape(fmt(value)) if value is not None else "–"}</td>')
         out.append("</tr>")
     out.append("</tbody></table></div></details></figure>")
     return "".join(out)

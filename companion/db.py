@@ -79,6 +79,26 @@ def m001_initial(db: Database):
     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
+@migrations()
+def m002_history_summaries(db: Database):
+    """The history pages read more of ``sessions.summary`` (games, mus, on_table, payments, settled;
+    see summary.py): recompute the summaries written before. A session its rules can no longer read
+    keeps its old summary (the pages read every new key with a default)."""
+    import json
+
+    from .sessionfile import compute_state
+    from .summary import summarize
+
+    for session_id, doc in db.execute("SELECT id, doc FROM sessions").fetchall():
+        try:
+            doc = json.loads(doc)
+            info = summarize(doc, compute_state(doc))
+        except Exception:  # noqa: BLE001 - never block start-up on one odd session
+            continue
+        db.execute("UPDATE sessions SET summary = ? WHERE id = ?",
+                   [json.dumps(info, ensure_ascii=False, separators=(",", ":")), session_id])
+
+
 def connect(path: str) -> Database:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE), which
     also sets WRITE_PRAGMAS; a read (most requests: every live poll) pays for nothing it does not use."""

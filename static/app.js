@@ -55,3 +55,67 @@
     if (live && live.getAttribute("hx-get")) window.htmx.ajax("GET", live.getAttribute("hx-get"), {target: live, swap: "outerHTML"});
   });
 })();
+
+// == mus ==
+// The card picker: rank keypad buttons fill the four hands (text fields that also work without JS).
+(function () {
+  "use strict";
+  function clean(v) { return (v || "").toUpperCase().replace(/[^RCS765432AKQJ1]/g, ""); }
+  function setup() {
+    document.querySelectorAll("[data-picker]").forEach(function (form) {
+      if (form.getAttribute("data-ready")) return;
+      form.setAttribute("data-ready", "1");
+      var pad = form.querySelector("[data-keypad]");
+      var inputs = Array.prototype.slice.call(form.querySelectorAll("input[data-cards]"));
+      if (!pad || !inputs.length) return;
+      pad.hidden = false;
+      inputs.forEach(function (inp) { inp.setAttribute("inputmode", "none"); });
+      var active = null;
+      function mark(inp) {
+        active = inp;
+        inputs.forEach(function (i) {
+          var row = i.closest("[data-cards-row]");
+          if (row) row.classList.toggle("is-active", i === inp);
+        });
+      }
+      function nextOpen(from) {
+        var start = inputs.indexOf(from);
+        for (var k = 1; k <= inputs.length; k++) {
+          var i = inputs[(start + k) % inputs.length];
+          if (clean(i.value).length < 4) return i;
+        }
+        return null;
+      }
+      mark(inputs.filter(function (i) { return clean(i.value).length < 4; })[0] || inputs[0]);
+      inputs.forEach(function (i) {
+        i.addEventListener("focus", function () { mark(i); });
+        i.addEventListener("click", function () { mark(i); });
+      });
+      pad.addEventListener("click", function (ev) {
+        var b = ev.target.closest("[data-card]");
+        if (!b || !active) return;
+        ev.preventDefault();
+        var c = b.getAttribute("data-card");
+        var v = clean(active.value);
+        if (c === "back") {
+          if (!v.length) {
+            var k = inputs.indexOf(active);
+            if (k > 0) { mark(inputs[k - 1]); v = clean(active.value); }
+          }
+          active.value = v.slice(0, -1);
+          return;
+        }
+        if (v.length >= 4) {
+          var n = nextOpen(active);
+          if (!n) return;
+          mark(n);
+          v = clean(active.value);
+        }
+        active.value = v + c;
+        if (v.length + 1 >= 4) { var nx = nextOpen(active); if (nx) mark(nx); }
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", setup);
+  document.addEventListener("htmx:afterSettle", setup);
+})();

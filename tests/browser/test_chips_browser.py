@@ -1,0 +1,172 @@
+"""Newmarket (parlett) and Desmoche played through the UI on a 360 px phone, checked against the state JSON.
+
+Run with COMPANION_SHOTS=/tmp/chips-shots to keep the screenshots."""
+import json
+import urllib.request
+
+from companion.rules import desmoche as D
+from companion.rules import newmarket as N
+from helpers import start_session
+
+PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
+
+
+def _state(edit_url: str) -> dict:
+    with urllib.request.urlopen(edit_url + "/state.json") as resp:
+        return json.loads(resp.read())
+
+
+def _fits(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    small = page.evaluate("""[...document.querySelectorAll('.btn, button, .toggle span, input, select')]
+        .filter(b => b.offsetParent && getComputedStyle(b).visibility !== 'hidden')
+        .map(b => b.getBoundingClientRect()).filter(r => r.height < 44).length""")
+    assert small == 0
+
+
+def _engine(kind_module, game: dict, actions: list[dict]) -> dict:
+    for a in actions:
+        game = kind_module.apply(game, a)
+    return kind_module.compute(game)
+
+
+def test_newmarket_parlett_through_the_ui(live_server, phone, second_phone, shots):
+    page = phone.new_page()
+    edit_url = start_session(page, live_server, name="Newmarket night", players=PLAYERS)
+    page.click("a:has-text('+ Newmarket')")
+    page.wait_for_selector("h1:has-text('Newmarket')")
+    page.click("label.toggle:has-text('Parlett')")
+    assert page.locator(".only-classic").first.is_hidden()       # the classic-only fields step aside
+    page.fill("input[name=chip_value]", "0.10")
+    page.screenshot(path=f"{shots}/nm-new.png", full_page=True)
+    _fits(page)
+    page.click("button:has-text('Add the game')")
+    page.wait_for_selector("button:has-text('Start deal 1')")
+    game_url = page.url
+
+    # deal 1: Ane deals; Bea takes the dead hand (pays 1 to the pool); Carlos's Queen turns K♣ face down
+    page.click("button:has-text('Start deal 1')")
+    page.wait_for_selector("text=Deal 1 in play")
+    page.screenshot(path=f"{shots}/nm-deal1-start.png", full_page=True)
+    _fits(page)
+    page.click("form[action$='/exchange'] button[value=Bea]")
+    page.wait_for_selector("text=Bea took the dead hand")
+    page.click("button[aria-label='Carlos played Q♣']")
+    page.wait_for_selector(".board .pcard.back[aria-label='K♣ face down']")
+    page.screenshot(path=f"{shots}/nm-deal1-queen.png", full_page=True)
+    page.click("form[action$='/end'] label.toggle:has-text('Bea')")
+    page.click("button:has-text('End deal 1')")
+    page.wait_for_selector("button:has-text('Start deal 2')")
+    page.screenshot(path=f"{shots}/nm-after-deal1.png", full_page=True)
+    _fits(page)
+
+    # a second phone watches: piles, no controls
+    watcher = second_phone.new_page()
+    page.goto(edit_url)
+    watch = page.locator("#watch-link").input_value()
+    watcher.goto(watch + "/newmarket/0")
+    assert watcher.locator("form[method=post]").count() == 0
+    assert watcher.locator(".board .pcard.back").count() == 1
+    page.goto(game_url)
+
+    # deal 2: Bea deals; Dani's Queen takes K♥; blocked: the pool carries
+    page.click("button:has-text('Start deal 2')")
+    page.wait_for_selector("text=Deal 2 in play")
+    page.click("button[aria-label='Dani played Q♥']")
+    page.wait_for_selector(".board .pcard.back[aria-label='K♥ face down']")
+    page.click("button:has-text('Blocked')")
+    page.wait_for_selector("button:has-text('Start deal 3')")
+    watcher.wait_for_selector(".board .pcard.back[aria-label='K♥ face down']", timeout=3000)
+
+    # deal 3: Carlos deals; Ane takes K♠, Bea takes the last King: the game ends by itself
+    page.click("button:has-text('Start deal 3')")
+    page.wait_for_selector("text=Deal 3 in play")
+    page.screenshot(path=f"{shots}/nm-deal3.png", full_page=True)
+    page.click("button[aria-label='Ane played Q♠']")
+    page.wait_for_selector("text=Ane played Q♠")
+    page.click("button[aria-label='Bea played Q♦']")
+    page.wait_for_selector("text=Game over")
+    page.screenshot(path=f"{shots}/nm-final.png", full_page=True)
+    _fits(page)
+    assert page.locator(".board .pcard.back").count() == 4
+    watcher.wait_for_selector("text=Game over", timeout=3000)
+    watcher.screenshot(path=f"{shots}/nm-watcher.png", full_page=True)
+
+    game = N.new_game(list(PLAYERS), {"seats": ",".join(PLAYERS), "variant": "parlett", "chip_value": "10"})
+    expected = _engine(N, game, [
+        {"type": "start_deal"}, {"type": "exchange", "by": "Bea"}, {"type": "boodle", "card": "QC", "by": "Carlos"},
+        {"type": "end_deal", "out": "Bea"},
+        {"type": "start_deal"}, {"type": "boodle", "card": "QH", "by": "Dani"}, {"type": "end_deal", "blocked": True},
+        {"type": "start_deal"}, {"type": "boodle", "card": "QS", "by": "Ane"},
+        {"type": "boodle", "card": "QD", "by": "Bea"}])
+    got = _state(edit_url)["games"][0]
+    assert got == expected
+    assert got["ended"] and got["face_up"] == [] and sum(got["chips"].values()) == 80
+    assert got["net"] == {"Ane": 0, "Bea": 12, "Carlos": -8, "Dani": -4}  # by hand: see the rules file
+
+
+def test_desmoche_through_the_ui_with_a_rollover(live_server, phone, shots):
+    page = phone.new_page()
+    edit_url = start_session(page, live_server, name="Desmoche night", players=PLAYERS)
+    page.click("a:has-text('+ Desmoche')")
+    page.wait_for_selector("h1:has-text('Desmoche')")
+    page.select_option("select[name=seat3]", "")
+    page.fill("input[name=stake]", "10")
+    page.click("label.toggle:has-text('Bonuses')")
+    page.click("label.toggle:has-text('Oro')")
+    page.fill("input[name=side_oro]", "5")
+    page.screenshot(path=f"{shots}/ds-new.png", full_page=True)
+    _fits(page)
+    page.click("button:has-text('Add the series')")
+    page.wait_for_selector("button:has-text('Record hand 1')")
+    page.screenshot(path=f"{shots}/ds-hand1.png", full_page=True)
+    _fits(page)
+
+    # hand 1: nobody wins; Ane and Bea joined oro, nobody qualified: it carries
+    page.click("label.toggle:has-text('No winner')")
+    page.click("fieldset.side label.toggle:has-text('Carlos') >> nth=0")  # Carlos did not join oro
+    page.click("button:has-text('Record hand 1')")
+    page.wait_for_selector("button:has-text('Record hand 2')")
+    assert page.locator(".felt .mult").inner_text().lower() == "doble"
+    page.screenshot(path=f"{shots}/ds-rollover.png", full_page=True)
+    _fits(page)
+
+    # hand 2: Bea wins with one mico; Ane laid a meld (untick her), Carlos stays arriba; Ane wins oro
+    page.click("fieldset.winner label.toggle:has-text('Bea')")
+    page.fill("input[name=mico]", "1")
+    page.click("fieldset.bonuses label.toggle:has-text('Ane')")
+    page.click("fieldset.side label.toggle:has-text('Ane') >> nth=1")
+    page.click("button:has-text('Record hand 2')")
+    page.wait_for_selector("button:has-text('Record hand 3')")
+
+    # the stake goes up to 20 from hand 3; Carlos wins with a peladilla
+    page.fill("input[name=new_stake]", "20")
+    page.click("button:has-text('Change')")
+    page.wait_for_selector("text=From hand 3 the stake is 20")
+    page.click("fieldset.winner label.toggle:has-text('Carlos')")
+    page.click("label.toggle:has-text('Peladilla')")
+    page.click("button:has-text('Record hand 3')")
+    page.wait_for_selector("button:has-text('Record hand 4')")
+    page.screenshot(path=f"{shots}/ds-after3.png", full_page=True)
+    _fits(page)
+
+    page.click("summary:has-text('End the series')")
+    page.click("button:has-text('End the series now')")
+    page.wait_for_selector("text=Series over")
+    page.screenshot(path=f"{shots}/ds-final.png", full_page=True)
+    _fits(page)
+
+    seats = ["Ane", "Bea", "Carlos"]
+    game = D.new_game(list(PLAYERS), {"seats": ",".join(seats), "stake": "10", "bonuses": "on", "side_oro": "5",
+                                      "unit_value": "10"})
+    expected = _engine(D, game, [
+        {"type": "hand", "hand": {"winner": None, "side": {"oro": {"joined": ["Ane", "Bea"], "winner": None}}}},
+        {"type": "hand", "hand": {"winner": "Bea", "mico": 1, "arriba": ["Carlos"],
+                                  "side": {"oro": {"joined": ["Ane", "Bea"], "winner": "Ane"}}}},
+        {"type": "set_stake", "stake": 20},
+        {"type": "hand", "hand": {"winner": "Carlos", "auto_win": "peladilla",
+                                  "side": {"oro": {"joined": ["Ane", "Bea"], "winner": None}}}},
+        {"type": "end_series"}])
+    got = _state(edit_url)["games"][0]
+    assert got == expected
+    assert sum(got["net"].values()) == 0

@@ -1,0 +1,135 @@
+"""Server-drawn SVG charts: well-formed, no style attributes (CSP), escaped, with a complete table."""
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from companion import charts, kinds
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _figure(html: str) -> ET.Element:
+    # the figure is HTML, but written as well-formed XML: parse it to check its structure
+    return ET.fromstring(html.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+                         .replace("<svg class=\"swatch\"", "<svg class=\"swatch\""))
+
+
+def test_nice_ticks_cover_the_range_with_round_steps():
+    assert charts.nice_ticks(0, 40) == [0, 10, 20, 30, 40]
+    ticks = charts.nice_ticks(-60, 65)
+    assert ticks[0] <= -60 and ticks[-1] >= 65
+    steps = {round(b - a, 6) for a, b in zip(ticks, ticks[1:])}
+    assert len(steps) == 1 and steps.pop() in (10, 20, 25, 50, 100)
+    assert charts.nice_ticks(5, 5)[0] <= 5 <= charts.nice_ticks(5, 5)[-1]
+    assert charts.nice_ticks(0, 3) == [0, 1, 2, 3]
+
+
+def test_line_chart_is_well_formed_escaped_and_style_free():
+    html = charts.line_chart("c1", "Score <&>", ["start", "H1", "H2"],
+                             [{"name": "Ane <script>", "values": [0, 5, 12]},
+                              {"name": "Bea", "values": [0, None, 3]}],
+                             reference={"value": 40, "label": "40 to win"}, unit="points")
+    assert "style=" not in html and "<script" not in html
+    assert "&lt;script&gt;" in html
+    root = _figure(html)
+    svg = root.find(f"{SVG}svg")
+    assert svg is not None and svg.get("role") == "img" and svg.get("viewBox") == "0 0 320 200"
+    assert svg.find(f"{SVG}title").text == "Score <&>"
+    desc = svg.find(f"{SVG}desc").text
+    assert "ends at 12" in desc and "ends at 3" in desc
+    # the table: one row per x label, one column per series
+    table = root.find(".//table")
+    rows = table.findall("./tbody/tr")
+    assert [r.find("th").text for r in rows] == ["start", "H1", "H2"]
+    assert [td.text for td in rows[1].findall("td")] == ["5", "–"]
+    # Bea's None breaks her line: no polyline of hers joins H0 to H2
+    polylines = svg.findall(f".//{SVG}polyline")
+    assert len(polylines) == 1  # Ane's; Bea has two single points, no segment
+
+
+def test_every_coordinate_stays_inside_the_viewbox():
+    html = charts.line_chart("c2", "t", [str(i) for i in range(60)],
+                             [{"name": f"P{k}", "values": [((i * (k + 3)) % 17) - 8 for i in range(60)]}
+                              for k in range(8)])
+    numbers = [float(x) for x in re.findall(r'(?:points|cx|cy|x1|x2|y1|y2)="([^"]+)"', html)
+               for x in re.split(r"[ ,]", x) if x]
+    assert numbers and all(-1 <= v <= 321 for v in numbers)
+    # markers are left out when a line has too many points (only the last point is marked)
+    assert html.count("<circle") < 60
+
+
+def test_custom_formatter_writes_money():
+    html = charts.line_chart("m", "Net", ["start", "a"], [{"name": "Net", "values": [0, 470]}],
+                             fmt=lambda v: f"€{v / 100:.2f}")
+    assert "€4.70" in html and "€0.00" in html
+
+
+def test_series_from_log_works_back_from_the_final_holdings():
+    log = [{"deal": 1, "from": "Ane", "to": "@AH", "chips": 2, "why": "ante"},
+           {"deal": 1, "from": "@AH", "to": "Bea", "chips": 2, "why": "took"},
+           {"deal": 2, "from": "Bea", "to": "Ane", "chips": 5, "why": "paid"},
+           {"deal": None, "from": "@table", "to": "Ane", "chips": 1, "why": "leftovers"},
+           "junk", {"deal": 3, "why": "a note without movement"}]
+    labels, values = charts.series_from_log(["Ane", "Bea"], {"Ane": 24, "Bea": 17}, log, "chips", "deal")
+    assert labels == ["start", "1", "2", "3", "end"]
+    assert values["Ane"] == [20, 18, 23, 23, 24]
+    assert values["Bea"] == [20, 22, 17, 17, 17]
+
+
+def test_score_charts_for_a_mus_state_shape():
+    state = {"teams": {"A": ["Ane", "Carlos"], "B": ["Bea", "Dani"]}, "rules": {"target": 40},
+             "games": [{"winner": "A", "score": {"A": 40, "B": 12}, "by": "points"}],
+             "log": [{"hand": 1, "game": 1, "lance": "grande", "team": "A", "points": 30, "why": "x"},
+                     {"hand": 2, "game": 1, "lance": "chica", "team": "B", "points": 12, "why": "y"},
+                     {"hand": 3, "game": 1, "lance": "pares", "team": "A", "points": 10, "why": "z"},
+                     {"hand": 4, "game": 2, "lance": "juego", "team": "B", "points": 2, "why": "w"}]}
+    out = charts.score_charts({"kind": "mus"}, state)
+    assert [c["x_labels"] for c in out] == [["start", "H1", "H2", "H3"], ["start", "H4"]]
+    assert out[0]["series"][0]["values"] == [0, 30, 30, 40]
+    assert out[0]["series"][1]["values"] == [0, 0, 12, 12]
+    assert out[0]["title"].startswith("Game 1: A 40 – 12 B (A won")
+    assert out[0]["reference"]["value"] == 40
+    assert out[0]["series"][0]["name"] == "A: Ane & Carlos"
+    html = charts.line_chart("g1", **out[0])
+    assert "40 to win" in html
+
+
+def test_score_charts_tolerate_missing_keys():
+    assert charts.score_charts({"kind": "mus"}, {}) == []
+    assert charts.score_charts({"kind": "mus"}, {"log": [{"why": "?"}, None]}) == []
+    assert charts.chip_chart({"kind": "mus"}, {}) is None
+    assert charts.chip_chart({"kind": "desmoche", "seats": []}, {}) is None
+
+
+@pytest.mark.skipif("desmoche" not in kinds.KINDS, reason="companion.rules.desmoche not importable yet")
+def test_chip_chart_ends_where_the_engine_ends():
+    from companion.rules import desmoche
+
+    game = desmoche.normalize({
+        "kind": "desmoche", "rules": {"variant": "desmoche", "stake": 10, "bonuses": True},
+        "seats": ["Ane", "Bea", "Carlos"], "unit_value": 10,
+        "hands": [{"winner": None}, {"winner": "Bea", "mico": 1, "arriba": ["Carlos"]}]}, ["Ane", "Bea", "Carlos"])
+    state = desmoche.compute(game)
+    chart = charts.chip_chart(game, state)
+    assert chart["x_labels"][0] == "start" and chart["x_labels"][1] == "H1"
+    for s in chart["series"]:
+        assert s["values"][0] == 0
+        assert s["values"][-1] == state["net"][s["name"]]
+    assert "style=" not in charts.line_chart("d", **chart)
+
+
+@pytest.mark.skipif("newmarket" not in kinds.KINDS, reason="companion.rules.newmarket not importable yet")
+def test_newmarket_chip_chart_starts_at_the_start_chips():
+    from companion.rules import newmarket
+
+    seats = ["Ane", "Bea", "Carlos"]
+    game = newmarket.normalize({
+        "kind": "newmarket", "rules": {"variant": "classic"}, "seats": seats, "start_chips": 20,
+        "chip_value": 10, "deals": [{"boodles_won": [{"card": "KC", "by": "Carlos"}], "out": "Bea",
+                                     "cards_left": {"Ane": 3, "Carlos": 5}}], "ended": True}, seats)
+    state = newmarket.compute(game)
+    chart = charts.chip_chart(game, state)
+    for s in chart["series"]:
+        assert s["values"][0] == 20
+        assert s["values"][-1] == state["chips"][s["name"]]

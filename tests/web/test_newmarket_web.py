@@ -1,0 +1,408 @@
+"""Newmarket through the Flask client: adding a game, deals, boodles, the dummy, payouts, parlett Queens,
+free ante, the end of the game, carry-over, undo, corrections, the view link and bad input."""
+import re
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from companion.rules import newmarket as N
+from helpers import csrf, form_fields, new_session
+
+PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
+BASE = {"seat0": "Ane", "seat1": "Bea", "seat2": "Carlos", "seat3": "Dani", "variant": "classic", "ante": "1",
+        "dealer_ante": "", "free_ante": "0", "kitty_ante": "0", "payout": "cards", "boodles": "AH KC QD JS",
+        "leftover": "share", "pool_ante": "1", "start_chips": "20", "chip_value": "0.10"}
+
+
+def add_game(client, links, status=303, **fields):
+    url = links["edit"] + "/newmarket/new"
+    page = client.get(url).get_data(as_text=True)
+    data = {**form_fields(page, url), **BASE, **fields}
+    data = {k: v for k, v in data.items() if v is not None}
+    resp = client.post(url, data=data)
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    return resp.headers.get("Location") if status == 303 else resp.get_data(as_text=True)
+
+
+def act(client, game_url, route, status=303, **fields):
+    """Post one of the game page's forms as a phone would (its hidden fields + ``fields``)."""
+    page = client.get(game_url).get_data(as_text=True)
+    data = {**form_fields(page, game_url + route), **fields}
+    resp = client.post(game_url + route, data=data)
+    assert resp.status_code == status, resp.get_data(as_text=True)[-3000:]
+    return resp
+
+
+def state(client, links, gi=0):
+    return client.get(links["edit"] + "/state.json").get_json()["games"][gi]
+
+
+def doc(client, links):
+    return client.get(links["edit"] + "/session.json").get_json()
+
+
+@pytest.fixture
+def links(client):
+    return new_session(client, players=PLAYERS)
+
+
+def test_add_a_classic_game_and_see_the_boodle_cards(client, links):
+    game = add_game(client, links)
+    assert game.endswith("/newmarket/0")
+    g = doc(client, links)["games"][0]
+    assert g["rules"]["boodles"] == ["AH", "KC", "QD", "JS"] and g["chip_value"] == 10
+    assert g["seats"] == list(PLAYERS)
+    page = client.get(game).get_data(as_text=True)
+    for label in ("A♥", "K♣", "Q♦", "J♠"):
+        assert f'aria-label="{label}"' in page
+    assert 'class="pcard red"' in page and 'class="pcard black"' in page
+    assert "Start deal 1" in page and "Ane</strong> deals" in page
+    session_page = client.get(links["edit"]).get_data(as_text=True)
+    assert "Classic · deal 1 next" in session_page
+
+
+def test_new_game_form_offers_the_session_players_in_seat_order(client, links):
+    page = client.get(links["edit"] + "/newmarket/new").get_data(as_text=True)
+    for i, p in enumerate(PLAYERS):
+        assert re.search(rf'name="seat{i}">.*?<option value="{p}" selected>', page, re.S)
+    assert 'value="0.10"' in page
+
+
+@pytest.mark.parametrize("fields, field, message", [
+    ({"ante": "abc"}, "ante", "is not a whole number"),
+    ({"start_chips": "-3"}, "start_chips", "Cannot be negative"),
+    ({"chip_value": "ten cents"}, "chip_value", "Not an amount"),
+    ({"boodles": "ZZ KC QD JS"}, "boodles", "is not a card"),
+    ({"boodles": "AH KC QD"}, "boodles", "needs 4 boodle cards"),
+    ({"seat2": "", "seat3": ""}, "seats", "needs 3 to 8 players"),
+    ({"seat3": "Ane"}, "seats", "seated twice"),
+    ({"variant": "poker"}, "variant", "must be one of"),
+])
+def test_new_game_refuses_bad_fields_beside_the_field(client, links, fields, field, message):
+    page = add_game(client, links, status=422, **fields)
+    assert re.search(rf'id="err-{field}"[^>]*>[^<]*{message}', page), page
+    assert doc(client, links)["games"] == []
+
+
+def test_boodle_symbols_are_understood(client, links):
+    add_game(client, links, boodles="A♥ K♠ q♦ 10♣")
+    assert doc(client, links)["games"][0]["rules"]["boodles"] == ["AH", "KS", "QD", "10C"]
+
+
+def test_worked_example_deal_and_shared_leftovers(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    page = client.get(game).get_data(as_text=True)
+    assert "Deal 1 in play" in page and 'aria-label="Carlos played K♣"' in page
+    assert all(v == 4 for v in state(client, links)["pots"].values())
+    act(client, game, "/boodle", card="KC", by="Carlos")
+    act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
+    st = state(client, links)
+    assert st["chips"] == {"Ane": 13, "Bea": 25, "Carlos": 15, "Dani": 15}
+    assert st["pots"] == {"AH": 4, "KC": 0, "QD": 4, "JS": 4}
+    assert st["dealer"] == "Bea"                                  # the dealer moves on by itself
+    page = client.get(game).get_data(as_text=True)
+    assert "Bea went out: Ane paid 3 (3 cards)" in page            # the log says why
+    assert "Bea went out: collected 9 (Ane 3, Carlos 5, Dani 1)" in page
+    assert "12 chips on the table are shared: 3 each" in page
+    act(client, game, "/end-game")
+    st = state(client, links)
+    assert st["chips"] == {"Ane": 16, "Bea": 28, "Carlos": 18, "Dani": 18} and st["ended"]
+    page = client.get(game).get_data(as_text=True)
+    assert "Game over" in page and "12 chips left on the table, shared: 3 each" in page
+    assert "+€0.80" in page and "-€0.40" in page                    # net in money (0.10 a chip)
+    assert 'action="' + game + '/start"' not in page
+
+
+def test_odd_chips_are_named(client, links):
+    game = add_game(client, links, dealer_ante="2")
+    act(client, game, "/start")                                     # 5 on each card
+    act(client, game, "/boodle", card="KC", by="Carlos")
+    act(client, game, "/end", out="Bea", left_0="0", left_2="0", left_3="0")
+    page = client.get(game).get_data(as_text=True)
+    assert "15 chips on the table are shared: 3 each, and the odd chips to Bea, Carlos, Dani" in page
+    act(client, game, "/end-game")
+    st = state(client, links)
+    assert st["leftovers"]["odd_to"] == ["Bea", "Carlos", "Dani"]
+    assert "odd chips to Bea, Carlos, Dani" in client.get(game).get_data(as_text=True)
+    assert sum(st["net"].values()) == 0
+
+
+def test_dummy_sold_and_swapped(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    resp = act(client, game, "/dummy", status=422, dummy="sold", sold_to="Bea", price="-2")
+    assert "Cannot be negative" in resp.get_data(as_text=True)
+    resp = act(client, game, "/dummy", status=422, dummy="sold", sold_to="Bea", price="two")
+    assert re.search(r'id="err-price"[^>]*>[^<]*is not a price in chips', resp.get_data(as_text=True))
+    resp = act(client, game, "/dummy", status=422, dummy="sold", sold_to="Zed", price="2")
+    assert "is not seated at this game" in resp.get_data(as_text=True)
+    assert "dummy" not in doc(client, links)["games"][0]["deals"][0]
+    act(client, game, "/dummy", dummy="sold", sold_to="Bea", price="2")
+    st = state(client, links)
+    assert st["chips"]["Bea"] == 14 and st["chips"]["Ane"] == 18
+    page = client.get(game).get_data(as_text=True)
+    assert "Bea bought the dummy for 2" in page and 'action="' + game + '/dummy"' not in page
+    act(client, game, "/end", out="Ane", left_1="1", left_2="1", left_3="1")
+    act(client, game, "/start")
+    act(client, game, "/dummy", dummy="swap")
+    assert doc(client, links)["games"][0]["deals"][1]["dummy"] == {"swap": True}
+
+
+@pytest.mark.parametrize("route, fields, field, message", [
+    ("/boodle", {"card": "2H", "by": "Ane"}, "boodle", "2H is not a boodle card"),
+    ("/boodle", {"card": "KC", "by": "Zed"}, "boodle", "is not seated"),
+    ("/end", {"out": "Bea", "left_0": "3", "left_1": "2", "left_2": "1", "left_3": "1"}, "left_1",
+     "Bea went out: he has no cards left"),
+    ("/end", {"out": "Bea", "left_0": "three", "left_2": "1", "left_3": "1"}, "left_0", "is not a number of cards"),
+    ("/end", {"out": "Bea", "left_0": "-1", "left_2": "1", "left_3": "1"}, "left_0", "Cannot be negative"),
+    ("/end", {"out": "Bea", "left_0": "1", "left_3": "1"}, "left_2", "How many cards does Carlos still hold"),
+    ("/end", {"left_0": "1"}, "out", "Tap who went out"),
+    ("/end", {"out": "Zed"}, "out", "is not seated"),
+])
+def test_bad_input_during_a_deal_is_refused_beside_the_field(client, links, route, fields, field, message):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    before = doc(client, links)
+    resp = act(client, game, route, status=422, **fields)
+    page = resp.get_data(as_text=True)
+    assert re.search(rf'id="err-{field}"[^>]*>[^<]*{message}', page), page[-4000:]
+    assert doc(client, links) == before
+
+
+def test_a_refusal_with_no_field_on_screen_shows_on_top(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    page = client.get(game).get_data(as_text=True)
+    resp = client.post(game + "/start", data=form_fields(page, game + "/boodle"))   # a deal is in play
+    assert resp.status_code == 422
+    assert re.search(r'id="err-form"[^>]*>Deal 1 is still in progress', resp.get_data(as_text=True))
+    assert len(doc(client, links)["games"][0]["deals"]) == 1
+
+
+def test_two_outs_in_one_deal_are_refused(client, links):
+    game = add_game(client, links, payout="flat")
+    act(client, game, "/start")
+    page = client.get(game).get_data(as_text=True)
+    hidden = form_fields(page, game + "/end")
+    resp = client.post(game + "/end", data=MultiDict([*hidden.items(), ("out", "Bea"), ("out", "Ane")]))
+    assert resp.status_code == 422 and "Only one player goes out in a deal." in resp.get_data(as_text=True)
+    act(client, game, "/end", out="Bea")
+    # a second "out" for the same deal (a phone that did not see the first one, no position token)
+    hidden.pop("at")
+    hidden["k"] = "another-tap"
+    resp = client.post(game + "/end", data={**hidden, "out": "Carlos"})
+    assert resp.status_code == 422 and "Bea already went out in deal 1" in resp.get_data(as_text=True)
+    assert state(client, links)["chips"]["Bea"] == 19 and state(client, links)["chips"]["Carlos"] == 15
+
+
+def test_parlett_queen_turns_the_king_and_the_last_king_ends_the_game(client, links):
+    game = add_game(client, links, variant="parlett", pool_ante="1")
+    act(client, game, "/start")
+    page = client.get(game).get_data(as_text=True)
+    assert "Who played a Queen?" in page and "takes K♣: <strong>4 chips" in page
+    act(client, game, "/exchange", by="Carlos")                     # non-dealer: 1 more to the pool
+    assert state(client, links)["pool"] == 5
+    act(client, game, "/boodle", card="QC", by="Carlos")
+    st = state(client, links)
+    assert st["face_down"] == ["KC"] and st["chips"]["Carlos"] == 18
+    page = client.get(game).get_data(as_text=True)
+    assert 'class="pcard back" role="img" aria-label="K♣ face down"' in page
+    assert 'aria-label="Ane played Q♣"' not in page                 # no Queen of a face-down King
+    resp = act(client, game, "/boodle", status=422, card="KH", by="Ane")
+    assert "is not a Queen" in resp.get_data(as_text=True)
+    act(client, game, "/end", blocked="1")
+    assert state(client, links)["pool"] == 5                        # blocked: the pool carries
+    act(client, game, "/start")                                      # antes only on the 3 face-up Kings
+    st = state(client, links)
+    assert st["pots"]["KC"] == 0 and st["pots"]["KH"] == 8 and st["pool"] == 9
+    for card, who in (("QH", "Ane"), ("QS", "Bea"), ("QD", "Dani")):
+        act(client, game, "/boodle", card=card, by=who)
+    st = state(client, links)
+    assert st["ended"] and st["face_up"] == [] and st["pool"] == 0
+    assert st["deals"][-1]["ends_game"] and st["deals"][-1]["pool_taken"] == 9
+    page = client.get(game).get_data(as_text=True)
+    assert "Game over" in page and "Last King taken: the game is over (Dani took the pool of 9)" in page
+    assert page.count('class="pcard back"') == 4
+    assert sum(st["chips"].values()) == 80
+
+
+def test_free_ante_is_placed_per_player(client, links):
+    game = add_game(client, links, free_ante="4")
+    page = client.get(game).get_data(as_text=True)
+    assert 'name="ante_0_AH" aria-label="Ane on A♥"' in page and 'value="1"' in page
+    fields = {f"ante_{i}_{c}": "1" for i in range(4) for c in ("AH", "KC", "QD", "JS")}
+    resp = act(client, game, "/start", status=422, **{**fields, "ante_1_AH": "3"})
+    assert re.search(r'id="err-ante_1"[^>]*>Bea must place exactly 4 chips \(placed 6\)', resp.get_data(as_text=True))
+    resp = act(client, game, "/start", status=422, **{**fields, "ante_2_KC": "x"})
+    assert 'id="err-ante_2_KC"' in resp.get_data(as_text=True)
+    assert doc(client, links)["games"][0]["deals"] == []
+    act(client, game, "/start", **{**fields, "ante_1_AH": "4", "ante_1_KC": "0", "ante_1_QD": "0", "ante_1_JS": "0"})
+    d = doc(client, links)["games"][0]["deals"][0]
+    assert d["antes"]["Bea"] == {"AH": 4} and d["antes"]["Ane"] == {"AH": 1, "KC": 1, "QD": 1, "JS": 1}
+    assert state(client, links)["pots"] == {"AH": 7, "KC": 3, "QD": 3, "JS": 3}
+
+
+def test_a_named_dealer_and_cancel_deal(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start", dealer="Carlos")
+    assert state(client, links)["dealer"] == "Carlos"
+    act(client, game, "/cancel")
+    st = state(client, links)
+    assert st["deals"] == [] and st["chips"]["Ane"] == 20
+    resp = act(client, game, "/start", status=422, dealer="Zed")
+    assert 'id="err-dealer"' in resp.get_data(as_text=True)
+
+
+def test_leftover_carry_seeds_the_next_game(client, links):
+    game = add_game(client, links, leftover="carry", kitty_ante="1")
+    act(client, game, "/start")
+    act(client, game, "/boodle", card="AH", by="Dani")
+    act(client, game, "/end", blocked="1")
+    act(client, game, "/end-game")
+    first = state(client, links)
+    assert first["carry_out"] == {"KC": 4, "QD": 4, "JS": 4, "kitty": 4}
+    page = client.get(game).get_data(as_text=True)
+    assert "16 chips stay on the table for the next Newmarket game" in page
+    form = client.get(links["edit"] + "/newmarket/new").get_data(as_text=True)
+    assert "Game 1 left chips on the table; this game starts with them: K♣ 4 · Q♦ 4 · J♠ 4 · kitty 4" in form
+    second = add_game(client, links, kitty_ante="1", carry_in='{"AH": 99}')   # typed carry_in is ignored
+    assert second.endswith("/newmarket/1")
+    g2 = doc(client, links)["games"][1]
+    assert g2["carry_in"] == first["carry_out"]
+    st2 = state(client, links, 1)
+    assert st2["pots"] == {"AH": 0, "KC": 4, "QD": 4, "JS": 4} and st2["kitty"] == 4
+    assert st2["brought_in"] == 80 + 16
+    assert "with K♣ 4, Q♦ 4, J♠ 4, kitty 4 carried" in client.get(second).get_data(as_text=True)
+
+
+def test_carried_chips_need_the_same_piles(client, links):
+    game = add_game(client, links, leftover="carry")
+    act(client, game, "/start")
+    act(client, game, "/end", out="Bea", left_0="1", left_2="1", left_3="1")
+    act(client, game, "/end-game")
+    page = add_game(client, links, status=422, variant="parlett")
+    assert "The chips carried from game 1 lie on piles this game does not have" in page
+    assert len(doc(client, links)["games"]) == 1
+
+
+def test_undo_is_exact(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    act(client, game, "/boodle", card="KC", by="Carlos")
+    before = doc(client, links)
+    before_state = state(client, links)
+    act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
+    page = client.get(game).get_data(as_text=True)
+    undo_url = links["edit"] + "/undo/0"
+    resp = client.post(undo_url, data=form_fields(page, undo_url))
+    assert resp.status_code == 303 and resp.headers["Location"].endswith("/newmarket/0")
+    assert doc(client, links) == before and state(client, links) == before_state
+
+
+def test_correcting_a_past_deal_recomputes_everything_after(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    act(client, game, "/boodle", card="KC", by="Carlos")
+    act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
+    act(client, game, "/start")
+    act(client, game, "/end", out="Ane", left_1="2", left_2="2", left_3="2")
+    url = game + "/deal/0"
+    form = client.get(url).get_data(as_text=True)
+    assert 'name="left_0" value="3"' in form and 'name="left_2" value="5"' in form
+    assert '<option value="p:Carlos" selected>' in form                         # K♣ taken by Carlos
+    assert re.search(r'name="end" value="p:Bea" checked', form)
+    data = {**form_fields(form, url), "dealer": "Ane", "dummy": "none", "won_KC": "p:Dani", "won_AH": "",
+            "won_QD": "", "won_JS": "", "end": "p:Bea", "left_0": "6", "left_2": "5", "left_3": "1"}
+    resp = client.post(url, data=data)
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    d = doc(client, links)
+    assert d["games"][0]["deals"][0]["cards_left"]["Ane"] == 6
+    assert d["games"][0]["deals"][0]["boodles_won"] == [{"card": "KC", "by": "Dani"}]
+    assert "dealer" not in d["games"][0]["deals"][0]
+    assert state(client, links) == N.compute(d["games"][0])
+    # a correction that makes no sense is refused beside its field, nothing stored
+    form = client.get(url).get_data(as_text=True)
+    resp = client.post(url, data={**form_fields(form, url), "dealer": "Ane", "dummy": "sold", "sold_to": "Ane",
+                                  "price": "1", "end": "p:Bea", "left_0": "6", "left_2": "5", "left_3": "1"})
+    assert resp.status_code == 422
+    assert re.search(r'id="err-sold_to"[^>]*>Ane is the dealer', resp.get_data(as_text=True))
+    resp = client.post(url, data={**form_fields(form, url), "dealer": "Ane", "end": "p:Bea", "left_0": "x"})
+    assert resp.status_code == 422 and 'id="err-left_0"' in resp.get_data(as_text=True)
+    assert doc(client, links) == d
+    assert client.get(game + "/deal/7").status_code == 404
+
+
+def test_the_view_link_shows_piles_and_writes_nothing(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    view_game = links["view"] + "/newmarket/0"
+    page = client.get(view_game).get_data(as_text=True)
+    assert 'id="live"' in page and 'class="pile"' in page and "Deal 1 in play" in page
+    assert '<form method="post"' not in page and "Correct</a>" not in page
+    before = doc(client, links)
+    token = csrf(client)
+    for route in ("/start", "/boodle", "/dummy", "/exchange", "/end", "/cancel", "/end-game", "/deal/0"):
+        assert client.post(view_game + route, data={"csrf": token, "card": "KC", "by": "Ane"}).status_code == 403
+    assert client.post(links["view"] + "/newmarket/new", data={"csrf": token, **BASE}).status_code == 403
+    assert client.get(view_game + "/deal/0").status_code == 403
+    assert client.get(links["view"] + "/newmarket/new").status_code == 403
+    assert doc(client, links) == before
+
+
+def test_live_poll_answers_204_when_unchanged_and_the_live_block_when_changed(client, links):
+    game = add_game(client, links)
+    version = re.search(r'data-version="(\d+)"', client.get(game).get_data(as_text=True)).group(1)
+    hx = {"HX-Request": "true"}
+    assert client.get(f"{links['view']}/newmarket/0?since={version}", headers=hx).status_code == 204
+    act(client, game, "/start")
+    resp = client.get(f"{links['view']}/newmarket/0?since={version}", headers=hx)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and body.lstrip().startswith('<section id="live"')
+    assert "Deal 1 in play" in body and "<html" not in body
+
+
+def test_a_stale_position_is_refused(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    old = client.get(game).get_data(as_text=True)
+    act(client, game, "/boodle", card="KC", by="Carlos")
+    stale = form_fields(old, game + "/boodle")
+    resp = client.post(game + "/boodle", data={**stale, "card": "AH", "by": "Ane"})
+    assert resp.status_code == 409
+    assert "Already recorded from another phone" in resp.get_data(as_text=True)
+    assert [b["card"] for b in doc(client, links)["games"][0]["deals"][0]["boodles_won"]] == ["KC"]
+
+
+def test_a_double_submit_lands_once(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    page = client.get(game).get_data(as_text=True)
+    data = {**form_fields(page, game + "/boodle"), "card": "KC", "by": "Carlos"}
+    first = client.post(game + "/boodle", data=data)
+    second = client.post(game + "/boodle", data=data)
+    assert first.status_code == second.status_code == 303
+    assert second.headers["Location"] == first.headers["Location"]
+    assert len(doc(client, links)["games"][0]["deals"][0]["boodles_won"]) == 1
+    assert state(client, links)["chips"]["Carlos"] == 20
+
+
+def test_state_json_is_the_engine_compute_of_the_exported_file(client, links):
+    game = add_game(client, links, kitty_ante="1")
+    act(client, game, "/start")
+    act(client, game, "/dummy", dummy="sold", sold_to="Dani", price="3")
+    act(client, game, "/boodle", card="JS", by="Ane")
+    act(client, game, "/end", out="Dani", left_0="2", left_1="4", left_2="0")
+    act(client, game, "/start")
+    exported = doc(client, links)
+    assert state(client, links) == N.compute(exported["games"][0])
+    assert N.compute(N.normalize(exported["games"][0], exported["players"])) == state(client, links)
+
+
+def test_headline_on_the_session_page(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    act(client, game, "/boodle", card="KC", by="Carlos")
+    act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
+    page = client.get(links["edit"]).get_data(as_text=True)
+    assert "Classic · deal 2 next · Bea 25 · Carlos 15 · Dani 15 · Ane 13" in page

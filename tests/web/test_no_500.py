@@ -1,0 +1,79 @@
+"""No input makes the app answer 500: every route of every blueprint, fed random form values, through
+both links. Writes through the view link are always refused."""
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import csrf, form_fields, new_session
+
+FIELD_NAMES = ["name", "p0", "p1", "v", "k", "at", "type", "team", "amount", "to", "more", "card", "by", "out",
+               "winner", "stake", "seat0", "seat1", "seat2", "seat3", "seats", "preset", "target", "kings",
+               "price", "sold_to", "cards_left.Ane", "index", "hand", "banker", "from", "paid", "move", "lance",
+               "variant", "start_chips", "chip_value", "q", "player", "kind", "page", "target_seq", "file"]
+values = st.one_of(st.text(max_size=12), st.integers(-10**12, 10**12).map(str),
+                   st.sampled_from(["", "0", "-1", "A", "B", "Ane", "KC", "QH", "null", "[]", "{}", "1e309",
+                                    "nan", "\u0000", "💥", "x" * 300]))
+
+
+def _routes(app):
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            yield rule, method
+
+
+def _fill(rule, token, gi="0"):
+    path = rule.rule
+    path = path.replace("<token>", token)
+    path = re.sub(r"<int:[a-z_]+>", gi, path)
+    path = re.sub(r"<(?:string:|path:)?[a-z_]+>", "ane", path)
+    return path
+
+
+@pytest.fixture
+def games_session(client):
+    """A session with one game of every kind whose blueprint exists."""
+    links = new_session(client, players=("Ane", "Bea", "Carlos", "Dani"))
+    page = client.get(links["edit"]).get_data(as_text=True)
+    for new_url in re.findall(r'href="([^"]+/new)"', page):
+        form = client.get(new_url).get_data(as_text=True)
+        hidden = form_fields(form, new_url) if f'action="{new_url}"' in form else {"csrf": csrf(client)}
+        data = {**hidden, "seat0": "Ane", "seat1": "Bea", "seat2": "Carlos", "seat3": "Dani",
+                "seats": "Ane,Bea,Carlos", "preset": "pagat", "variant": "classic"}
+        client.post(new_url, data=data)
+    return links
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_input_never_answers_500(app, client, games_session, data):
+    routes = list(_routes(app))
+    rule, method = data.draw(st.sampled_from(routes), label="route")
+    role = data.draw(st.sampled_from(["edit", "view"]), label="role")
+    token = games_session[role].rsplit("/", 1)[1]
+    gi = data.draw(st.sampled_from(["0", "1", "2", "7", "999999999999"]), label="gi")
+    path = _fill(rule, token, gi)
+    fields = data.draw(st.dictionaries(st.sampled_from(FIELD_NAMES), values, max_size=8), label="fields")
+    if method == "GET":
+        resp = client.get(path, query_string=fields)
+    else:
+        fields["csrf"] = csrf(client)
+        before = client.get(games_session["edit"] + "/session.json").get_json()
+        resp = client.post(path, data=fields)
+        if role == "view" and "/s/<token>" in rule.rule:
+            assert resp.status_code in (403, 404, 405), (path, resp.status_code)
+            assert client.get(games_session["edit"] + "/session.json").get_json() == before
+    assert resp.status_code < 500, (method, path, fields, resp.get_data(as_text=True)[:500])
+
+
+def test_every_write_through_the_view_link_is_refused(app, client, games_session):
+    token = games_session["view"].rsplit("/", 1)[1]
+    for rule, method in _routes(app):
+        if method != "POST" or "<token>" not in rule.rule:
+            continue
+        for gi in ("0", "1", "2"):
+            resp = client.post(_fill(rule, token, gi), data={"csrf": csrf(client), "name": "x"})
+            assert resp.status_code in (403, 404), (rule.rule, resp.status_code)
