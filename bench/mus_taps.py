@@ -74,27 +74,28 @@ class Phone:
         self.taps += letters
         self.log.append(f"{letters} rank keys ({letters})")
 
-    def pick_link(self, lance: str, team: str):
-        page = self.page()
-        m = re.search(rf'href="([^"]*win_{lance}={team}[^"]*)"', page)
-        assert m, f"no link for {lance} {team}"
-        self.url = html.unescape(m.group(1)).split("#")[0]
-        self.taps += 1
-        self.log.append(f"better {lance}: {team} (1)")
-
     def count(self, winners: dict):
-        """The count without cards: one tap per lance the page asks about (links, then the last button)."""
+        """The count without cards: one tap per question the page asks (a lance, or two lances in a 2x2
+        grid), links first, then the button that posts the showdown."""
         while True:
             page = self.page()
-            m = re.search(r"Who had the better <strong>(\w+)</strong>", page)
-            if not m:
+            pair = re.search(r"Who had the better <strong>(\w+)</strong> and the better <strong>(\w+)</strong>",
+                             page)
+            one = re.search(r"Who had the better <strong>(\w+)</strong>\?", page)
+            if not pair and not one:
                 return
-            lance = {"punto": "juego"}.get(m.group(1), m.group(1))
-            team = winners[lance]
-            if f'value="showdown:{lance}:{team}"' in page:
-                self.button(f"showdown:{lance}:{team}")
+            lances = [{"punto": "juego"}.get(x, x) for x in (pair or one).groups()]
+            value = "showdown:" + ":".join(f"{L}:{winners[L]}" for L in lances)
+            label = " + ".join(f"{L} {winners[L]}" for L in lances)
+            if f'value="{value}"' in page:
+                self.button(value)
                 return
-            self.pick_link(lance, team)
+            q = "[^\"]*".join(f"win_{L}={winners[L]}" for L in lances)
+            m = re.search(rf'href="([^"]*{q}[^"]*)"', page)
+            assert m, f"no link for {label}"
+            self.url = html.unescape(m.group(1)).split("#")[0]
+            self.taps += 1
+            self.log.append(f"better {label} (1)")
 
     def state(self) -> dict:
         token = self.game.split("/")[2]

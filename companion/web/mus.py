@@ -83,8 +83,21 @@ def _pick(needs: list[dict], picks: dict, base_url: str | None) -> dict | None:
         key = "win_" + now["lance"]
         for t in TEAMS:
             hrefs[t] = base_url + ("&" if "?" in base_url else "?") + urlencode({**chosen, key: t}) + "#step"
+    pair = None
+    if len(todo) >= 2:
+        # two lances named in one tap (a 2x2 grid): the count of an all-pass hand is then one tap
+        nxt = todo[1]
+        pair = {"lances": (now, nxt), "final": len(todo) == 2, "options": []}
+        for ta in TEAMS:
+            for tb in TEAMS:
+                href = None
+                if not pair["final"] and base_url:
+                    q = urlencode({**chosen, "win_" + now["lance"]: ta, "win_" + nxt["lance"]: tb})
+                    href = base_url + ("&" if "?" in base_url else "?") + q + "#step"
+                pair["options"].append({"teams": (ta, tb), "href": href,
+                                        "value": f"showdown:{now['lance']}:{ta}:{nxt['lance']}:{tb}"})
     return {"now": now, "done": done, "final": len(todo) == 1, "hrefs": hrefs, "hidden": chosen,
-            "left": len(todo), "reset": (base_url or "") + "#step"}
+            "left": len(todo), "pair": pair, "reset": (base_url or "") + "#step"}
 
 
 def ui_of(st: dict, mano_override: str | None = None, picks: dict | None = None,
@@ -258,8 +271,10 @@ def read_action(form, seats: list[str]) -> dict:
             v = form.get(f"win_{L}")
             if v:
                 action[L] = v
-        if len(parts) == 3:
-            action[parts[1]] = parts[2]
+        # "showdown:chica:B" or, from the two-lance grid, "showdown:grande:A:chica:B"
+        for L, t in zip(parts[1::2], parts[2::2]):
+            if L in LANCE_ORDER:
+                action[L] = t
         return action
     if kind == "cards":
         cards = _cards_from(form, seats)

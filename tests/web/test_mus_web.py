@@ -193,20 +193,24 @@ def test_showdown_without_cards_with_two_lances_to_name(client):
     act(client, game, "declare", pares1="pareja", pares2="pareja", juego0="other", juego1="other")
     act(client, game, "pass")
     act(client, game, "pass")
-    # one tap per lance: the first three are links that carry the choice, the last one posts them all
-    url = game
-    for lance, team in (("grande", "A"), ("chica", "B"), ("pares", "A")):
-        page = client.get(url).get_data(as_text=True)
-        assert f"better <strong>{lance}</strong>" in page
-        url = htmllib.unescape(re.search(rf'href="([^"]*win_{lance}={team}[^"]*)"', page).group(1)).split("#")[0]
+    # two lances per tap: a 2x2 grid of links names grande and chica, then a posted grid names pares and juego
+    page = client.get(game).get_data(as_text=True)
+    assert "better <strong>grande</strong> and the better <strong>chica</strong>" in page
+    hrefs = [htmllib.unescape(h) for h in re.findall(r'href="([^"]*win_grande=[^"]*)"', page)]
+    assert len(hrefs) == 4
+    url = next(h for h in hrefs if "win_grande=A" in h and "win_chica=B" in h).split("#")[0]
     page = client.get(url).get_data(as_text=True)
-    assert "better <strong>juego</strong>" in page and "Grande</strong> A had it" in page
+    assert "better <strong>pares</strong> and the better <strong>juego</strong>" in page
+    assert "Grande</strong> A had it" in page and "Chica</strong> B had it" in page
     data = form_fields(page, f"{game}/act")
-    assert (data["win_grande"], data["win_chica"], data["win_pares"]) == ("A", "B", "A")
+    assert (data["win_grande"], data["win_chica"]) == ("A", "B")
+    moves = re.findall(r'name="move" value="(showdown:[^"]*)"', page)
+    assert sorted(moves) == ["showdown:pares:A:juego:A", "showdown:pares:A:juego:B",
+                             "showdown:pares:B:juego:A", "showdown:pares:B:juego:B"]
     partial = {k: v for k, v in data.items() if k != "win_chica"}
-    resp = client.post(f"{game}/act", data={**partial, "move": "showdown:juego:B"})    # a lance missing
+    resp = client.post(f"{game}/act", data={**partial, "move": "showdown:pares:A:juego:B"})    # a lance missing
     assert resp.status_code == 422 and "better chica" in resp.get_data(as_text=True)
-    resp = client.post(f"{game}/act", data={**data, "move": "showdown:juego:B"})
+    resp = client.post(f"{game}/act", data={**data, "move": "showdown:pares:A:juego:B"})
     assert resp.status_code == 303
     st = mus_state(client, links["edit"])
     # spanish: paso 1 each for grande and chica; pares passed: Carlos' pareja 1; juego passed: Bea 'other' 2
