@@ -6,7 +6,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
-from flask import Flask, g, render_template, request
+from flask import Flask, render_template, request
 
 __version__ = "0.1.0"
 

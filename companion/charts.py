@@ -43,8 +43,9 @@ def _num(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values covering [low, high] (1, 2, 5 × a power of ten), about ``count`` of them."""
+def nice_ticks(low: float, high: float, count: int = 5, integer: bool = False) -> list[float]:
+    """Round tick values covering [low, high] (1, 2, 5 × a power of ten), about ``count`` of them.
+    ``integer``: whole steps only (chips, points, cents: a tick at 0.5 chips means nothing)."""
     if low > high:
         low, high = high, low
     if low == high:
@@ -52,7 +53,7 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     raw = (high - low) / max(count - 1, 1)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-    if step >= 1:
+    if step >= 1 or integer:
         step = max(1, round(step))
     start = math.floor(low / step) * step
     ticks = []
@@ -140,7 +141,8 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
         values.append(reference["value"])
     if not values:
         values = [0]
-    ticks = nice_ticks(min(min(values), 0), max(values))
+    whole = all(isinstance(v, int) for v in values)
+    ticks = nice_ticks(min(min(values), 0), max(values), integer=whole)
     y_lo, y_hi = ticks[0], ticks[-1]
     tick_text = [fmt(t) for t in ticks]
     left = max(len(t) for t in tick_text) * 7 + 8
@@ -351,6 +353,8 @@ def chip_chart(game: dict, state: dict) -> dict | None:
         final = state.get("net") or state.get("balances") or {}
     amount_key = "chips" if kind == "newmarket" else "units"
     labels, values = series_from_log(players, final, log, amount_key, round_word)
+    if len(labels) < 2:
+        return None  # nothing moved yet: a single point is no chart (the page says nothing was recorded)
     labels = [label if label in ("start", "end") else f"{round_word[0].upper()}{label}" for label in labels]
     title = ("Chips in hand, deal by deal" if kind == "newmarket"
              else "Units won or lost, hand by hand")

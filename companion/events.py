@@ -20,7 +20,8 @@ import copy
 
 from . import kinds
 from .rules.errors import RuleError
-from .sessionfile import clean_name, clean_session_name, normalize_game, normalize_session, MAX_PLAYERS
+from .sessionfile import (MAX_PLAYERS, clean_name, clean_session_name, normalize_game, normalize_session,
+                          same_player)
 
 UNDOABLE = ("game", "add_game")
 
@@ -35,8 +36,9 @@ def apply_event(doc: dict | None, etype: str, payload: dict) -> dict:
         new["name"] = clean_session_name(payload["name"])
     elif etype == "add_player":
         name = clean_name(payload["name"], "name")
-        if name.casefold() in {p.casefold() for p in new["players"]}:
-            raise RuleError(f"{name} is already playing", "name")
+        same = same_player(name, new["players"])
+        if same is not None:
+            raise RuleError(f"{name} is already playing" if same == name else f"{same} is already playing", "name")
         if len(new["players"]) >= MAX_PLAYERS:
             raise RuleError(f"a session has at most {MAX_PLAYERS} players", "name")
         new["players"].append(name)

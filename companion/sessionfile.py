@@ -11,6 +11,7 @@ from datetime import datetime
 
 from . import kinds
 from .rules.errors import RuleError
+from .summary import player_key
 
 FORMAT = "companion-session/1"
 STATE_FORMAT = "companion-state/1"
@@ -37,14 +38,21 @@ def clean_players(raw, path: str = "players") -> list[str]:
     if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
         raise RuleError(f"a session has {MIN_PLAYERS} to {MAX_PLAYERS} players ({len(raw)} given)", path)
     players: list[str] = []
-    seen: set[str] = set()
     for i, item in enumerate(raw):
         name = clean_name(item, f"{path}[{i}]")
-        if name.casefold() in seen:
-            raise RuleError(f"{name} is listed twice", f"{path}[{i}]")
-        seen.add(name.casefold())
+        same = same_player(name, players)
+        if same is not None:
+            raise RuleError(f"{name} is listed twice" if same == name else f"{name} is listed twice (as {same})",
+                            f"{path}[{i}]")
         players.append(name)
     return players
+
+
+def same_player(name: str, players: list[str]) -> str | None:
+    """The listed player that ``name`` would be taken for: history matches players by name without case
+    or accents (Iñaki = inaki), so one session cannot hold both."""
+    key = player_key(name)
+    return next((p for p in players if player_key(p) == key), None)
 
 
 def clean_session_name(raw, path: str = "name") -> str:

@@ -1,5 +1,4 @@
 """The event store: versions, idempotency, undo, concurrency, crash safety."""
-import json
 import os
 import signal
 import subprocess
@@ -31,7 +30,7 @@ def db(tmp_path):
 
 
 def _session(db):
-    written = store.create(db, DOC, location=lambda edit: edit)
+    store.create(db, DOC, location=lambda edit: edit)
     sid = db.execute("SELECT id FROM sessions").fetchone()[0]
     store.write(db, sid, "add_game", {"game": {"kind": "tally", "marks": []}}, key=None, seen_version=None,
                 location="/")

@@ -778,8 +778,10 @@ def apply(game: dict, action: dict) -> dict:
         new = action.get("deal")
         C.need_dict(new, "deal")
         deals[index] = copy.deepcopy(new)
-        if index == len(deals) - 1 and new.get("open"):
-            g["ended"] = False          # the last deal is in progress again
+        if ctx.over or (index == len(deals) - 1 and new.get("open")):
+            # ended only because the last King fell (normalize re-derives that), or the last deal is
+            # in progress again; a game the table stopped (end_game) stays ended
+            g["ended"] = False
         return _renorm(g, index, "deal")
 
     raise RuleError(f"unknown action type {t!r}", "type")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 
-from flask import abort
+from flask import abort, url_for
 
 from .. import money
 from ..rules.errors import RuleError
 from ..store import Conflict
-from .common import SessionView, game_action, open_session, see_other
+from .common import SessionView, game_action, open_session, perform, see_other
 
 INT_RE = re.compile(r"[+-]?[0-9]{1,9}")
 MAX_INT = 999_999_999
@@ -146,6 +146,17 @@ def write_action(view: SessionView, gi: int, action: dict, location: str, on_err
             field = field_of(path) if field_of else (path or "form")
         fresh = open_session(view.token)
         return on_error(fresh, {field or "form": err.message}, status)
+    return see_other(location)
+
+
+def add_game(view: SessionView, kind: str, game: dict, new_page, form):
+    """Record a new game (already normalised by the page) and go to it; a refusal (another phone changed
+    the players meanwhile) brings the form back with the message."""
+    location = url_for(f"{kind}.game", token=view.token, gi=len(view.doc["games"]))
+    try:
+        perform(view, "add_game", {"game": game}, location)
+    except RuleError as err:
+        return new_page(open_session(view.token), form, {"form": err.message}, 422)
     return see_other(location)
 
 

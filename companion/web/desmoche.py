@@ -20,7 +20,7 @@ from werkzeug.datastructures import MultiDict
 from ..rules import desmoche as R
 from ..rules.errors import RuleError
 from . import chipsweb as W
-from .common import open_session, perform, render, see_other, unchanged_poll
+from .common import open_session, render, unchanged_poll
 
 bp = Blueprint("desmoche", __name__)
 
@@ -70,7 +70,7 @@ def _player_value(raw: str | None):
 
 def _hand_from(form, game: dict, errors: dict) -> dict:
     """A session-file hand from the posted hand form. Field errors go to ``errors``."""
-    rules, seats = game["rules"], game["seats"]
+    rules = game["rules"]
     raw = W.only_one(form, "winner", errors, "Choose one winner.")
     winner, chosen = _player_value(raw)
     if not chosen and "winner" not in errors:
@@ -296,13 +296,7 @@ def new(token):
             errors[field] = err.message
     if errors:
         return _new_page(view, form, errors, 422)
-    gi = len(view.doc["games"])
-    location = url_for("desmoche.game", token=token, gi=gi)
-    try:
-        perform(view, "add_game", {"game": game}, location)
-    except RuleError as err:
-        return _new_page(open_session(token), form, {"form": err.message}, 422)
-    return see_other(location)
+    return W.add_game(view, KIND, game, _new_page, form)
 
 
 # ----------------------------------------------------------------------------------------------------

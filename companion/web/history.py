@@ -14,9 +14,10 @@ import json
 import re
 import unicodedata
 import zipfile
+import zlib
 from datetime import date, timedelta
 
-from flask import Blueprint, Response, abort, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
 from .. import charts, csvexport, kinds, security, store
 from ..db import get_db
@@ -34,6 +35,9 @@ DEFAULT_CURRENCY = "EUR"
 MAX_ARCHIVE_FILES = 10_000
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
+# The archive of a few thousand nights is larger than the app's 8 MB request limit (5,000 sessions of the
+# benchmark: 6 MB): the import alone may upload this much, or the export would not import back.
+MAX_UPLOAD_BYTES = 96 * 1024 * 1024
 KEY_END = "\U0010ffff"  # key >= q AND key < q + KEY_END: a prefix match that uses the index
 
 
@@ -120,7 +124,8 @@ def _row(r) -> dict:
     games = summary.get("games") or [{"title": k.title(), "result": ""} for k in summary.get("kinds", [])]
     winner = None
     if summary.get("biggest_winner"):
-        winner = f"{summary['biggest_winner']} {_money(summary.get('biggest_win', 0), summary.get('currency'), True)}"
+        winner = {"name": summary["biggest_winner"],
+                  "amount": _money(summary.get("biggest_win", 0), summary.get("currency"), True)}
     return {"id": r[0], "name": r[1], "date": (r[2] or "")[:10], "token": r[4], "role": r[5],
             "players": [{"name": p, "key": player_key(p)} for p in summary.get("players", [])],
             "games": games, "winner": winner, "settled": summary.get("settled", False)}
@@ -133,6 +138,8 @@ def _page_number() -> int:
 
 def _index(status: int = 200, **ctx):
     filters, errors = _filters(request.args)
+    if errors and status == 200:
+        status = 422  # like every refused input: the message beside the field, the list without that filter
     errors.update(ctx.pop("errors", {}))
     page = _page_number()
     sql, params, count_sql, count_params = list_sql(filters, page)
@@ -292,7 +299,8 @@ def session(token):
     results = summary.get("games") or []
     for sec in sections:
         sec["result"] = results[sec["index"]].get("result", "") if sec["index"] < len(results) else ""
-    return render("history_session.html", view, sections=sections)
+    players = [{"name": p, "key": player_key(p)} for p in view.doc["players"] if player_key(p)]
+    return render("history_session.html", view, sections=sections, players=players)
 
 
 @bp.get("/s/<token>/session.csv")
@@ -455,6 +463,17 @@ def archive():
     return resp
 
 
+@bp.url_value_preprocessor
+def _archive_upload_limit(endpoint, _values):
+    # url value preprocessors run before every before_request hook, so before the CSRF check parses
+    # the form under the app-wide limit
+    if endpoint == "history.import_archive":
+        try:  # settable per request since Flask 3.1; before that the app-wide limit stays
+            request.max_content_length = max(MAX_UPLOAD_BYTES, current_app.config.get("MAX_CONTENT_LENGTH") or 0)
+        except AttributeError:
+            pass
+
+
 class ArchiveError(ValueError):
     pass
 
@@ -485,8 +504,10 @@ def read_archive(raw: bytes) -> list[tuple[str, dict]]:
             try:
                 with zf.open(info) as fh:
                     data = fh.read(MAX_FILE_BYTES + 1)
-            except (zipfile.BadZipFile, RuntimeError, NotImplementedError) as err:
-                raise ArchiveError(f"{name}: cannot be read ({err}).") from None
+            # a damaged zip fails inside the decompressor (zlib.error, EOFError), not only as BadZipFile
+            except (zipfile.BadZipFile, RuntimeError, NotImplementedError, zlib.error, EOFError, OSError,
+                    ValueError) as err:
+                raise ArchiveError(f"{name}: cannot be read, the zip is damaged ({err}).") from None
             total += len(data)
             if len(data) > MAX_FILE_BYTES or total > MAX_ARCHIVE_BYTES:
                 raise ArchiveError(f"{name}: too large.")
@@ -496,11 +517,15 @@ def read_archive(raw: bytes) -> list[tuple[str, dict]]:
                 raise ArchiveError(f"{name}: not text (UTF-8 JSON expected).") from None
             except json.JSONDecodeError as err:
                 raise ArchiveError(f"{name}: not JSON: line {err.lineno}, column {err.colno}: {err.msg}.") from None
+            except RecursionError:
+                raise ArchiveError(f"{name}: not a session file (nested too deeply).") from None
             try:
                 doc = normalize_session(doc)
                 compute_state(doc)
             except RuleError as err:
                 raise ArchiveError(f"{name}: {err.path or '$'}: {err.message}") from None
+            except Exception:  # noqa: BLE001 - an engine tripping on odd input: refuse the file, not 500
+                raise ArchiveError(f"{name}: not a valid session file (its games cannot be replayed).") from None
             docs.append((name, doc))
     return docs
 

@@ -318,15 +318,23 @@ def _page(view, gi: int, status: int = 200, errors: dict | None = None):
                   hands=hands_view(st), stones=stones_view(st), names=team_names(game["seats"]),
                   errors=errors or {}, notice=_moved_notice(st) if view.can_edit else [],
                   act_url=url_for("mus.act", token=view.token, gi=gi), draft=None,
-                  stake=_stake_text(view, game), pares_choices=PARES_CHOICES, juego_choices=JUEGO_CHOICES)
+                  stake=_stake_text(view, game), stake_game=_stake_amount(view, game, "per_game"),
+                  stake_match=_stake_amount(view, game, "per_match"),
+                  pares_choices=PARES_CHOICES, juego_choices=JUEGO_CHOICES)
+
+
+def _stake_amount(view, game: dict, kind: str) -> str:
+    """The stake of this kind, formatted in the session currency ('' when there is none)."""
+    stake = game.get("stake") or {}
+    if kind not in stake:
+        return ""
+    return money.format_amount(stake[kind], view.doc.get("currency") or "EUR")
 
 
 def _stake_text(view, game: dict) -> str:
-    stake = game.get("stake") or {}
-    code = view.doc.get("currency") or "EUR"
     for k, label in (("per_game", "per game"), ("per_match", "per match")):
-        if k in stake:
-            return f"{money.format_amount(stake[k], code)} {label}"
+        if _stake_amount(view, game, k):
+            return f"{_stake_amount(view, game, k)} {label}"
     return ""
 
 

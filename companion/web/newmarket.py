@@ -22,7 +22,7 @@ from flask import Blueprint, abort, request, url_for
 from ..rules import newmarket as R
 from ..rules.errors import RuleError
 from . import chipsweb as W
-from .common import open_session, perform, render, see_other, unchanged_poll
+from .common import open_session, render, unchanged_poll
 
 bp = Blueprint("newmarket", __name__)
 
@@ -272,13 +272,7 @@ def new(token):
             errors[field] = err.message
     if errors:
         return _new_page(view, form, errors, 422)
-    gi = len(view.doc["games"])
-    location = url_for("newmarket.game", token=token, gi=gi)
-    try:
-        perform(view, "add_game", {"game": game}, location)
-    except RuleError as err:
-        return _new_page(open_session(token), form, {"form": err.message}, 422)
-    return see_other(location)
+    return W.add_game(view, KIND, game, _new_page, form)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -526,7 +520,7 @@ def _deal_from(form, game_obj: dict, st: dict, di: int, errors: dict) -> tuple[d
     return deal, order
 
 
-def _correct_field(path: str, game_obj: dict, order: list[str]) -> str:
+def _correct_field(path: str, game_obj: dict, order: list[str], di: int) -> str:
     p = path[len("deal"):].lstrip(".") if path.startswith("deal") else path
     seats = game_obj["seats"]
     if p.startswith("antes"):
@@ -547,6 +541,9 @@ def _correct_field(path: str, game_obj: dict, order: list[str]) -> str:
     if head in ("dealer", "exchange"):
         return head
     if head in ("out", "blocked", "open"):
+        return "end"
+    if not p and not game_obj["deals"][di].get("open"):
+        # the deal as a whole (no ending, a King that ends it too early): its ending is the place
         return "end"
     return "form"
 
@@ -587,4 +584,4 @@ def correct(token, gi, di):
         return _correct_page(fresh, gi, di, request.form if status == 422 else None, errs, status)
 
     return W.write_action(view, gi, {"type": "replace_deal", "index": di, "deal": deal}, _game_url(view, gi),
-                          on_error, lambda path: _correct_field(path, game_obj, order))
+                          on_error, lambda path: _correct_field(path, game_obj, order, di))

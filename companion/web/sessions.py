@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, current_app, request, session, url
 from .. import kinds, security, store
 from ..db import get_db
 from ..rules.errors import RuleError
-from ..sessionfile import FORMAT, MAX_PLAYERS, clean_name, clean_session_name, normalize_session
+from ..sessionfile import FORMAT, MAX_PLAYERS, clean_name, clean_session_name, normalize_session, same_player
 from ..share import qr_svg
 from .common import game_title, links, open_session, perform, render, see_other, unchanged_poll, web_module
 
@@ -58,7 +58,6 @@ def _read_new_session_form(form) -> tuple[dict, dict]:
         errors["name"] = err.message
         name = ""
     players: list[str] = []
-    seen: set[str] = set()
     for i in range(MAX_PLAYERS):
         raw = form.get(f"p{i}", "")
         if not raw.strip():
@@ -68,10 +67,10 @@ def _read_new_session_form(form) -> tuple[dict, dict]:
         except RuleError as err:
             errors[f"p{i}"] = err.message
             continue
-        if player.casefold() in seen:
-            errors[f"p{i}"] = f"{player} is already listed"
+        same = same_player(player, players)
+        if same is not None:
+            errors[f"p{i}"] = f"{player} is already listed" + ("" if same == player else f" (as {same})")
             continue
-        seen.add(player.casefold())
         players.append(player)
     if len(players) < 2 and not any(k.startswith("p") for k in errors):
         errors["players"] = "Type at least two players."

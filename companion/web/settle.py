@@ -18,6 +18,7 @@ from .common import game_title, open_session, perform, render, see_other, unchan
 bp = Blueprint("settle", __name__)
 
 DEFAULT_CURRENCY = "EUR"
+COPY_COLUMNS = 30  # characters per line of the copy box on a 360 px phone (wrapping counted generously)
 
 
 def currency_of(doc: dict) -> str:
@@ -106,7 +107,15 @@ def settle_context(view) -> dict:
            "banker": banker, "on_table": money(st.get("on_table", 0)), "on_table_games": on_table_games,
            "settled": settled, "money_games": any(any(row.values()) for row in by_game)}
     ctx["copy_text"] = copy_text(doc, ctx)
+    ctx["copy_rows"] = copy_rows(ctx["copy_text"])
     return ctx
+
+
+def copy_rows(text: str, width: int = COPY_COLUMNS) -> int:
+    """Rows for the text box, counting the lines a 360 px phone wraps, so that the whole settlement shows
+    without scrolling inside the box (capped: a very long night scrolls)."""
+    rows = sum(max(1, -(-len(line) // width)) for line in text.split("\n"))
+    return min(rows + 1, 30)
 
 
 def copy_text(doc: dict, ctx: dict) -> str:
@@ -127,6 +136,25 @@ def copy_text(doc: dict, ctx: dict) -> str:
     else:
         lines.append("Nothing to pay: everyone is even.")
     return "\n".join(lines)
+
+
+@bp.app_template_global("settle_status")
+def settle_status(view) -> str:
+    """One line for the session page beside its "Settle up" link: 'Settled ✓', '2 of 3 payments marked
+    paid', '€1.50 still on the table', or '' when there is nothing to pay."""
+    st = view.state["settle"]
+    if st["method"] == "unbalanced":
+        return f"{format_amount(st.get('on_table', 0), currency_of(view.doc))} still on the table"
+    payments = st["payments"]
+    if not payments:
+        return ""
+    marks = (view.doc.get("settle") or {}).get("paid") or []
+    paid = sum(1 for p in payments if _is_paid(p, marks))
+    if paid == len(payments):
+        return "Settled ✓"
+    if paid:
+        return f"{paid} of {len(payments)} payments marked paid"
+    return f"{len(payments)} payment{'s' if len(payments) != 1 else ''} to make"
 
 
 def _page(view, status: int = 200, **ctx):

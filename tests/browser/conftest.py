@@ -62,19 +62,23 @@ def browser():
         b.close()
 
 
+def _phone_context(browser):
+    return browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
+                               is_mobile=True)
+
+
 @pytest.fixture
 def phone(browser):
     """A fresh browser context the size of a small phone (360 x 740)."""
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
-                              is_mobile=True)
+    ctx = _phone_context(browser)
     yield ctx
     ctx.close()
 
 
 @pytest.fixture
 def second_phone(browser):
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
-                              is_mobile=True)
+    """Another phone at the same table (its own cookies)."""
+    ctx = _phone_context(browser)
     yield ctx
     ctx.close()
 

@@ -170,3 +170,37 @@ def test_desmoche_through_the_ui_with_a_rollover(live_server, phone, shots):
     got = _state(edit_url)["games"][0]
     assert got == expected
     assert sum(got["net"].values()) == 0
+
+
+def test_both_games_work_without_javascript(live_server, browser, shots):
+    # plain forms only: a classic deal paid by cards left, the end of the game, a Desmoche rollover
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2,
+                              java_script_enabled=False)
+    page = ctx.new_page()
+    edit_url = start_session(page, live_server, name="No JS", players=PLAYERS)
+    page.click("a:has-text('+ Newmarket')")
+    page.click("button:has-text('Add the game')")
+    page.click("button:has-text('Start deal 1')")
+    page.click("button[aria-label='Carlos played K♣']")
+    page.click("form[action$='/end'] label.toggle:has-text('Bea')")
+    for i, k in ((0, "3"), (2, "5"), (3, "1")):
+        page.fill(f"input[name=left_{i}]", k)
+    page.click("button:has-text('End deal 1')")
+    page.wait_for_selector("button:has-text('Start deal 2')")
+    page.click("summary:has-text('End the game')")
+    page.click("button:has-text('End the game now')")
+    page.wait_for_selector("text=Game over")
+    _fits(page)
+    page.goto(edit_url)
+    page.click("a:has-text('+ Desmoche')")
+    page.fill("input[name=stake]", "10")
+    page.click("button:has-text('Add the series')")
+    page.click("label.toggle:has-text('No winner')")
+    page.click("button:has-text('Record hand 1')")
+    page.wait_for_selector("button:has-text('Record hand 2')")
+    assert page.locator(".felt .mult").inner_text().lower() == "doble"
+    page.screenshot(path=f"{shots}/nojs-desmoche.png", full_page=True)
+    got = _state(edit_url)["games"]
+    assert got[0]["ended"] and got[0]["chips"] == {"Ane": 16, "Bea": 28, "Carlos": 18, "Dani": 18}
+    assert got[1]["pot"] == 40 and got[1]["next_multiple_words"] == "doble"
+    ctx.close()

@@ -75,6 +75,19 @@ def _doc() -> dict:
 def _no_overflow(page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the page is {width} px wide on a 360 px screen"
+    _tap_targets(page)
+
+
+def _tap_targets(page) -> None:
+    """Every visible link, button, summary and field of the page's body is at least 44 x 44 px."""
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        'main a, main button, main summary, main select, main input:not([type=hidden]), main textarea')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => { const r = e.getBoundingClientRect();
+                    return [e.tagName, (e.textContent || e.name || '').trim().slice(0, 30),
+                            Math.round(r.width), Math.round(r.height)]; })
+        .filter(([, , w, h]) => w < 44 || h < 44)""")
+    assert not small, f"tap targets under 44 px on {page.url}: {small}"
 
 
 def test_history_pages_at_360(phone, live_server, shots, tmp_path):
@@ -134,3 +147,34 @@ def test_history_pages_at_360(phone, live_server, shots, tmp_path):
     page.screenshot(path=f"{shots}/player-360.png", full_page=True, caret="initial")
 
     assert not [c for c in complaints if "Content Security Policy" in c], complaints
+
+
+def test_past_session_and_settle_in_the_dark_without_js(browser, live_server, shots, tmp_path):
+    """Dark theme, no JavaScript: the charts follow the text colour, marking a payment paid still works."""
+    path = tmp_path / "night.json"
+    path.write_text(json.dumps(_doc(), ensure_ascii=False), encoding="utf-8")
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True, color_scheme="dark", java_script_enabled=False)
+    try:
+        page = ctx.new_page()
+        page.goto(live_server + "/")
+        page.set_input_files("input[name=file]", str(path))
+        page.click("form[action='/import'] button[type=submit]")
+        page.wait_for_url("**/s/**")
+        edit = page.url.split("?")[0]
+        page.goto(edit + "/history")
+        _no_overflow(page)
+        svg = page.locator("svg.chart-svg").first
+        text_colour = page.evaluate("e => getComputedStyle(e).color", svg.element_handle())
+        background = page.evaluate("() => getComputedStyle(document.querySelector('.card')).backgroundColor")
+        assert text_colour != background
+        page.locator("figure.chart").first.screenshot(path=f"{shots}/past-session-chart-dark-360.png")
+        page.goto(edit + "/settle")
+        _no_overflow(page)
+        if page.locator("ol.payments li").count():
+            page.click("ol.payments li >> nth=0 >> button:has-text('Mark paid')")
+            page.wait_for_url("**/settle")
+            assert page.locator("ol.payments .badge.paid").count() == 1
+        page.screenshot(path=f"{shots}/settle-dark-nojs-360.png", full_page=True)
+    finally:
+        ctx.close()

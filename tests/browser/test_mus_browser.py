@@ -21,11 +21,16 @@ def tap(page, selector):
         page.wait_for_timeout(30)
 
 
+TARGETS = "'.btn, button, label.toggle, summary, .mus-meta a, .mus-change'"
+
+
 def check_width(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    small = page.evaluate("""[...document.querySelectorAll('.btn, button')].filter(b => b.offsetParent)
-        .map(b => b.getBoundingClientRect()).filter(r => r.height < 44).length""")
-    assert small == 0
+    # every tap target, toggles (the declarations' options) and the small links included: 44 x 44 px at least
+    small = page.evaluate(f"""[...document.querySelectorAll({TARGETS})].filter(b => b.offsetParent)
+        .map(b => [b.textContent.trim().slice(0, 20), b.getBoundingClientRect()]).filter(([t, r]) => r.height < 44 || r.width < 44)
+        .map(([t, r]) => t + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))""")
+    assert small == []
 
 
 def shot(page, shots, name):

@@ -133,3 +133,17 @@ def test_newmarket_chip_chart_starts_at_the_start_chips():
     for s in chart["series"]:
         assert s["values"][0] == 20
         assert s["values"][-1] == state["chips"][s["name"]]
+
+
+def test_whole_numbers_get_whole_ticks():
+    # a flat line of chips at 0 used to get ticks at -0.5 and 0.5 chips
+    assert charts.nice_ticks(-1, 1, integer=True) == [-1, 0, 1]
+    assert all(float(t).is_integer() for t in charts.nice_ticks(0, 3, integer=True))
+    html = charts.line_chart("z", "Flat", ["start", "H1"], [{"name": "Ane", "values": [0, 0]}])
+    y_labels = re.findall(r'text-anchor="end" fill="currentColor">([^<]*)</text>', html)
+    assert y_labels and not any("." in label for label in y_labels), y_labels
+
+
+def test_a_chip_game_with_nothing_recorded_has_no_chart():
+    game = {"kind": "desmoche", "seats": ["Ane", "Bea"]}
+    assert charts.chip_chart(game, {"seats": ["Ane", "Bea"], "net": {"Ane": 0, "Bea": 0}, "log": []}) is None

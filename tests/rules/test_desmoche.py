@@ -329,6 +329,7 @@ def test_properties_random_series(data, rules, n):
     g = dm.normalize({"kind": "desmoche", "rules": rules, "seats": seats}, PLAYERS)
     start = g
     actions = []
+    history = [g]
     for _ in range(data.draw(st.integers(0, 8))):
         s = dm.compute(g)
         if data.draw(st.integers(0, 5)) == 0:
@@ -344,12 +345,33 @@ def test_properties_random_series(data, rules, n):
         assert s2["at"] != s["at"] or g2 == g
         g = g2
         actions.append(a)
+        history.append(g)
     r = start
     for a in actions:
         r = dm.apply(r, {k: v for k, v in a.items() if k != "at"})
     assert r == g and dm.compute(r) == dm.compute(g)
+    # undo (replay without the last action, as the web layer does) gives back exactly the game before it
+    if actions:
+        u = start
+        for a in actions[:-1]:
+            u = dm.apply(u, {k: v for k, v in a.items() if k != "at"})
+        assert u == history[-2] and dm.compute(u) == dm.compute(history[-2])
     assert dm.normalize(json.loads(json.dumps(g)), PLAYERS) == g
     g = dm.apply(g, {"type": "end_series"})
     s = dm.compute(g)
     assert sum(s["net"].values()) == 0 and s["pot"] == 0 and not any(s["side_pots"].values())
     assert dm.settlement(g, s)["on_table"] == 0
+
+
+@pytest.mark.parametrize("variant, stake, bonuses, bea", [
+    ("desmoche", 10, True, -20 + 60 + 30), ("desmoche", 10, False, -20 + 60), ("desmoche", 3, True, -6 + 18 + 9),
+    ("conquian", 5, False, -10 + 30)])
+def test_stake_bonuses_and_variant(variant, stake, bonuses, bea):
+    # the worked example's two hands, with the stake, bonuses and variant of the table
+    g = game({"variant": variant, "stake": stake, "bonuses": bonuses})
+    g = hand(g, winner=None)
+    h = {"winner": "Bea"}
+    if bonuses:
+        h.update(mico=1, arriba=["Carlos"])
+    s = dm.compute(hand(g, **h))
+    assert s["net"]["Bea"] == bea and zero_sum(s) == 0 and s["pot"] == 0

@@ -163,6 +163,17 @@ def test_pares_winner_implied_by_kinds():
     assert e.value.path == "hands[0].showdown.pares"
 
 
+
+@pytest.mark.parametrize("known", [32, 40])
+def test_juego_32_or_40_beats_an_other_juego(known):
+    # "other" is 33..37: a known 32 or 40 wins without asking, and naming the other team is refused
+    h = hand(juego=[bet("A", 2), call("B")], showdown={"juego_held": {"Ane": "other", "Bea": known}})
+    assert entries(state([h], "pagat")) == [("juego", "B", 3)]
+    with pytest.raises(RuleError) as e:
+        game([hand(juego=[bet("A", 2), call("B")],
+                   showdown={"juego": "A", "juego_held": {"Ane": "other", "Bea": known}})], "pagat")
+    assert e.value.path == "hands[0].showdown.juego" and "team B" in e.value.message
+
 # ---------------------------------------------------------------- match, rotation, settlement
 
 def _ordago_win(t, mano=None):

@@ -550,6 +550,12 @@ def test_properties_random_games(data, rules, n, start, carry):
     for a in actions:
         r = nm.apply(r, {k: v for k, v in a.items() if k != "at"})
     assert r == g and nm.compute(r) == nm.compute(g)
+    # undo (replay without the last action, as the web layer does) gives back exactly the game before it
+    if actions:
+        u = history[0]
+        for a in actions[:-1]:
+            u = nm.apply(u, {k: v for k, v in a.items() if k != "at"})
+        assert u == history[-2] and nm.compute(u) == nm.compute(history[-2])
     # the exported file re-imports unchanged
     assert nm.normalize(json.loads(json.dumps(g)), PLAYERS) == g
     # finish the game: nets sum to zero (share), or to the carried chips (carry)
@@ -563,3 +569,48 @@ def test_properties_random_games(data, rules, n, start, carry):
     assert sum(money["net"].values()) + money["on_table"] == 0
     if g["rules"]["leftover"] == "share":
         assert sum(s["net"].values()) == sum(carry.values()) and s["on_table"] == 0
+
+
+def test_replace_deal_that_took_the_last_king_reopens_the_game():
+    # The correction says the last Queen was never played: the game is no longer over.
+    g = run(game(PARLETT), {"type": "start_deal"}, {"type": "boodle", "card": "QS", "by": "Ane"},
+            {"type": "boodle", "card": "QH", "by": "Ane"}, {"type": "boodle", "card": "QD", "by": "Bea"},
+            {"type": "boodle", "card": "QC", "by": "Dani"})
+    assert nm.compute(g)["ended"]
+    fixed = nm.apply(g, {"type": "replace_deal", "index": 0,
+                         "deal": {"boodles_won": [{"card": c, "by": "Ane"} for c in ["QS", "QH", "QD"]],
+                                  "blocked": True}})
+    s = nm.compute(fixed)
+    assert not s["ended"] and s["face_up"] == ["KC"] and "start_deal" in s["legal"]
+    assert s["final"] is None and s["leftovers"] is None and total(s) == 80
+
+
+def test_replace_deal_keeps_a_game_the_table_ended():
+    # ended by end_game (not by a King): correcting a deal must not reopen it
+    g = run(game(PARLETT), {"type": "start_deal"}, {"type": "end_deal", "blocked": True}, {"type": "end_game"})
+    fixed = nm.apply(g, {"type": "replace_deal", "index": 0, "deal": {"out": "Bea"}})
+    assert nm.compute(fixed)["ended"]
+
+
+@pytest.mark.parametrize("ante, kitty, each_pile, ane", [(1, 0, 4, 16), (2, 0, 8, 12), (3, 1, 12, 7), (0, 2, 0, 18)])
+def test_ante_and_kitty_ante(ante, kitty, each_pile, ane):
+    s = nm.compute(run(game({"ante": ante, "kitty_ante": kitty}), {"type": "start_deal"}))
+    assert s["pots"] == {c: each_pile for c in nm.CLASSIC_BOODLES} and s["kitty"] == 4 * kitty
+    assert s["chips"]["Ane"] == ane and total(s) == 80
+
+
+@pytest.mark.parametrize("pool_ante", [0, 1, 3])
+def test_parlett_pool_ante_and_exchange_price(pool_ante):
+    g = run(game(dict(PARLETT, pool_ante=pool_ante)), {"type": "start_deal"}, {"type": "exchange", "by": "Bea"})
+    s = nm.compute(g)
+    assert s["pool"] == 5 * pool_ante and s["chips"]["Bea"] == 20 - 4 - 2 * pool_ante
+    s = nm.compute(nm.apply(g, {"type": "end_deal", "out": "Carlos"}))
+    assert s["chips"]["Carlos"] == 20 - 4 - pool_ante + 5 * pool_ante and s["pool"] == 0
+
+
+@pytest.mark.parametrize("chip_value", [1, 10, 25])
+def test_chip_value_scales_the_money(chip_value):
+    g = run(game(chip_value=chip_value), {"type": "start_deal"},
+            {"type": "end_deal", "out": "Bea", "cards_left": {"Ane": 3, "Carlos": 5, "Dani": 1}}, {"type": "end_game"})
+    s = nm.compute(g)
+    assert nm.settlement(g, s)["net"] == {p: s["net"][p] * chip_value for p in P4}

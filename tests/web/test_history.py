@@ -152,7 +152,7 @@ def test_filter_by_game_and_dates(client):
 def test_each_row_says_date_players_games_and_biggest_winner(client):
     import_doc(client, session_doc(DESMOCHE, players=("Ane", "Bea", "Carlos")))
     text = _text(client.get("/history").get_data(as_text=True))
-    assert "Friday at Koldo's 2026-11-20 Ane , Bea , Carlos Desmoche (Ane +35 units)" in text
+    assert "Friday at Koldo's 2026-11-20 Ane Bea Carlos Desmoche (Ane +35 units)" in text
     assert "Biggest winner: Ane +€3.50" in text
 
 

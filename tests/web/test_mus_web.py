@@ -477,6 +477,17 @@ def test_a_short_match_state_matches_the_engine_on_the_exported_file(client, tmp
     assert served["settle"]["net"] == {"Ane": 500, "Bea": -500, "Carlos": 500, "Dani": -500}
 
 
+def test_the_stake_shows_beside_the_score_and_who_pays_when_a_game_ends(client):
+    links, game = setup(client, target=10, stake_kind="per_game", stake_amount="2.50")
+    page = client.get(game).get_data(as_text=True)
+    board = page[page.index('class="mus-board"'):page.index('id="step"')]
+    assert "Stake <strong>€2.50 per game</strong>" in board
+    act(client, game, "ordago:A")
+    act(client, game, "call")
+    act(client, game, "showdown:grande:B")
+    page = client.get(game).get_data(as_text=True)
+    assert "Ane &amp; Carlos pay €2.50 each to Bea &amp; Dani" in page
+
 def test_reference_page_shows_the_chosen_options(client):
     links, game = setup(client, preset="spanish", kings=4)
     page = client.get(game).get_data(as_text=True)

@@ -406,3 +406,37 @@ def test_headline_on_the_session_page(client, links):
     act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
     page = client.get(links["edit"]).get_data(as_text=True)
     assert "Classic · deal 2 next · Bea 25 · Carlos 15 · Dani 15 · Ane 13" in page
+
+
+def test_correcting_away_the_last_king_reopens_the_game(client, links):
+    game = add_game(client, links, variant="parlett", pool_ante="1")
+    act(client, game, "/start")
+    for card, who in (("QS", "Ane"), ("QH", "Bea"), ("QD", "Carlos")):
+        act(client, game, "/boodle", card=card, by=who)
+    act(client, game, "/end", blocked="1")
+    act(client, game, "/start")
+    act(client, game, "/boodle", card="QC", by="Dani")
+    assert state(client, links)["ended"]
+    url = game + "/deal/1"
+    form = client.get(url).get_data(as_text=True)
+    assert re.search(r'name="end" value="king" checked', form)
+    # the Queen of clubs was never played: the deal was blocked, the game goes on
+    fields = {**form_fields(form, url), "dealer": "Bea", "exchange": "none", "won_QC": "", "end": "blocked"}
+    resp = client.post(url, data=fields)
+    assert resp.status_code == 303, resp.get_data(as_text=True)[-3000:]
+    st = state(client, links)
+    assert not st["ended"] and st["face_up"] == ["KC"] and sum(st["chips"].values()) + st["on_table"] == 80
+    assert "Start deal 3" in client.get(game).get_data(as_text=True)
+
+
+def test_a_correction_without_an_ending_says_so_beside_the_ending(client, links):
+    game = add_game(client, links, variant="parlett", pool_ante="1")
+    act(client, game, "/start")
+    act(client, game, "/end", blocked="1")
+    url = game + "/deal/0"
+    form = client.get(url).get_data(as_text=True)
+    before = doc(client, links)
+    resp = client.post(url, data={**form_fields(form, url), "dealer": "Ane", "exchange": "none", "end": "king"})
+    assert resp.status_code == 422
+    assert re.search(r'id="err-end"[^>]*>[^<]*who went out', resp.get_data(as_text=True))
+    assert doc(client, links) == before

@@ -134,7 +134,7 @@ def test_adding_a_player_twice_is_refused_beside_the_field(client):
     hidden = form_fields(client.get(links["edit"]).get_data(as_text=True), links["edit"] + "/players")
     resp = client.post(links["edit"] + "/players", data={**hidden, "name": "ane"})
     assert resp.status_code == 422
-    assert "ane is already playing" in resp.get_data(as_text=True)
+    assert "Ane is already playing" in resp.get_data(as_text=True)
 
 
 def test_user_text_is_escaped(client):
@@ -228,3 +228,21 @@ def test_static_files_are_versioned_and_compressed(client):
 
 def test_healthz(client):
     assert client.get("/healthz").get_data(as_text=True) == "ok"
+
+
+def test_session_page_links_to_hand_by_hand_and_csv_once_a_game_exists(client):
+    links = new_session(client)
+    page = client.get(links["edit"]).get_data(as_text=True)
+    assert "Hand by hand" not in page and links["edit"] + "/session.csv" in page
+    form = form_fields(client.get(links["edit"] + "/mus/new").get_data(as_text=True), links["edit"] + "/mus/new")
+    form.update({"preset": "pagat", **{f"seat{i}": p for i, p in enumerate(("Ane", "Bea", "Carlos", "Dani"))}})
+    assert client.post(links["edit"] + "/mus/new", data=form).status_code == 303
+    for token in (links["edit"], links["view"]):
+        page = client.get(token).get_data(as_text=True)
+        assert f'href="{token}/history"' in page and f'href="{token}/session.csv"' in page
+
+
+def test_a_name_that_differs_only_by_accents_is_refused_beside_the_field(client):
+    data = {"csrf": csrf(client), "name": "x", "p0": "Iñaki", "p1": "Inaki", "p2": "Bea"}
+    resp = client.post("/new", data=data)
+    assert resp.status_code == 422 and "Inaki is already listed (as Iñaki)" in resp.get_data(as_text=True)

@@ -81,9 +81,7 @@ import hashlib
 import json
 
 from ..errors import RuleError
-from . import cards as C
-from .core import (LANCES, NICE, PRESETS, OPTIONS, RANGES, STAGES, TEAMS, Walk, effective_rules, is_int,
-                   norm_hand, norm_shape, other, team_of)
+from .core import LANCES, OPTIONS, PRESETS, RANGES, STAGES, TEAMS, Walk, is_int, norm_hand, norm_shape, other
 
 KIND = "mus"
 TITLE = "Mus"
@@ -386,7 +384,6 @@ def apply(game: dict, action: dict) -> dict:
                         "recording.", "at")
     W = Walk(g)
     typ = action["type"]
-    R = W.R
     handler = _HANDLERS.get(typ)
     if handler is None:
         raise RuleError(f"unknown action '{typ}'", "type")

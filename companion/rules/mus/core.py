@@ -651,6 +651,10 @@ class Walk:
             if all(is_int(v) for v in js.values()):
                 p = C.best(order, {n: C.juego_rank(v) for n, v in js.items()})
                 return self.team(p) if p else None
+            # "other" is 33..37, so a known 32 or 40 beats it whatever its exact total
+            p = C.best(order, {n: C.juego_rank(v) for n, v in js.items() if v in (32, 40)})
+            if p is not None:
+                return self.team(p)
             ts = {self.team(n) for n in js}
             return next(iter(ts)) if len(ts) == 1 else None
         # punto: all four totals known
