@@ -126,29 +126,46 @@ def create(db: Database, doc: dict, *, key: str | None = None, location=None) ->
     """A new session from a session document (new or imported). ``location(edit_token)`` is the
     address to send the phone to afterwards."""
     with immediate(db):
-        done = _stored(db, key)
-        if done:
-            return done
-        doc = events.apply_event(None, "create", {"doc": doc})
-        state = compute_state(doc)
-        stamp = now()
-        edit, view = new_token(), new_token()
-        cur = db.execute(
-            "INSERT INTO sessions(name, created, updated, started, edit_token, view_token, version, doc)"
-            " VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
-            [doc["name"], stamp, stamp, doc.get("started") or stamp, edit, view, _dump(doc)],
-        )
-        session_id = cur.lastrowid
-        db.execute(
-            "INSERT INTO events(session_id, seq, type, payload, created) VALUES (?, 1, 'create', ?, ?)",
-            [session_id, _dump({"doc": doc}), stamp],
-        )
-        _refresh_side_tables(db, session_id, doc, state)
-        where = location(edit) if location else edit
-        if key:
-            db.execute("INSERT INTO requests(key, session_id, seq, location) VALUES (?, ?, 1, ?)",
-                       [key, session_id, where])
-        return Written(1, where)
+        return _insert_session(db, doc, key, location)
+
+
+def create_many(db: Database, docs: list[dict], *, key: str | None = None, browser: str | None = None) -> int:
+    """Import several sessions (an archive) in one transaction: all of them or none. With ``browser``,
+    each is remembered as opened with its edit link. A retried request (same ``key``) imports nothing
+    more. Returns how many sessions were stored."""
+    with immediate(db):
+        for i, doc in enumerate(docs):
+            written = _insert_session(db, doc, f"{key}:{i}" if key else None, None)
+            if browser:
+                row, _role = find(db, written.location)
+                _remember(db, browser, row["id"], "edit")
+    return len(docs)
+
+
+def _insert_session(db: Database, doc: dict, key: str | None, location) -> Written:
+    done = _stored(db, key)
+    if done:
+        return done
+    doc = events.apply_event(None, "create", {"doc": doc})
+    state = compute_state(doc)
+    stamp = now()
+    edit, view = new_token(), new_token()
+    cur = db.execute(
+        "INSERT INTO sessions(name, created, updated, started, edit_token, view_token, version, doc)"
+        " VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+        [doc["name"], stamp, stamp, doc.get("started") or stamp, edit, view, _dump(doc)],
+    )
+    session_id = cur.lastrowid
+    db.execute(
+        "INSERT INTO events(session_id, seq, type, payload, created) VALUES (?, 1, 'create', ?, ?)",
+        [session_id, _dump({"doc": doc}), stamp],
+    )
+    _refresh_side_tables(db, session_id, doc, state)
+    where = location(edit) if location else edit
+    if key:
+        db.execute("INSERT INTO requests(key, session_id, seq, location) VALUES (?, ?, 1, ?)",
+                   [key, session_id, where])
+    return Written(1, where)
 
 
 def _undone(db: Database, session_id: int) -> set[int]:
@@ -235,12 +252,16 @@ def remember(db: Database, browser: str, session_id: int, role: str) -> None:
     """This browser created or opened this session (for its home page). An edit role is never
     downgraded by later opening the view link."""
     with immediate(db):
-        db.execute(
-            "INSERT INTO browsers(browser, session_id, role, opened) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT(browser, session_id) DO UPDATE SET opened = excluded.opened,"
-            " role = CASE WHEN browsers.role = 'edit' THEN 'edit' ELSE excluded.role END",
-            [browser, session_id, role, now()],
-        )
+        _remember(db, browser, session_id, role)
+
+
+def _remember(db: Database, browser: str, session_id: int, role: str) -> None:
+    db.execute(
+        "INSERT INTO browsers(browser, session_id, role, opened) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT(browser, session_id) DO UPDATE SET opened = excluded.opened,"
+        " role = CASE WHEN browsers.role = 'edit' THEN 'edit' ELSE excluded.role END",
+        [browser, session_id, role, now()],
+    )
 
 
 def revoke_edit(db: Database, session_id: int) -> str:

@@ -2,6 +2,8 @@
 (function () {
   "use strict";
   var lastForm = null;
+  // Controls that only work with this file (Copy buttons) stay hidden until it runs.
+  document.documentElement.classList.add("js");
 
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest("[data-copy]");

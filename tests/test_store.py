@@ -174,3 +174,19 @@ def test_a_server_killed_mid_write_keeps_every_acknowledged_write(tmp_path):
     assert len(acknowledged) >= 150
     assert marks[: len(acknowledged)] == acknowledged
     assert events.replay(store.event_list(db, sid)) == store.load(db, sid)["doc"]
+
+
+def _count(db, table):
+    return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+def test_an_archive_imports_whole_or_not_at_all(db):
+    bad = {**DOC, "players": ["Ane", "Ane"]}              # refused by the rules, after two good ones
+    with pytest.raises(RuleError):
+        store.create_many(db, [DOC, {**DOC, "name": "Second"}, bad], key="k1", browser="b1")
+    assert _count(db, "sessions") == 0 and _count(db, "events") == 0 and _count(db, "browsers") == 0
+    assert store.create_many(db, [DOC, {**DOC, "name": "Second"}], key="k2", browser="b1") == 2
+    assert store.create_many(db, [DOC, {**DOC, "name": "Second"}], key="k2", browser="b1") == 2    # a retry
+    assert _count(db, "sessions") == 2
+    roles = db.execute("SELECT role FROM browsers WHERE browser = 'b1'").fetchall()
+    assert [r[0] for r in roles] == ["edit", "edit"]

@@ -543,10 +543,6 @@ def import_archive():
     key = request.form.get("k") or None
     if key is not None and len(key) > 64:
         abort(400)
-    browser = security.browser_id()
-    for i, (_name, doc) in enumerate(docs):
-        written = store.create(db, doc, key=f"{key}:{i}" if key else None, location=lambda edit: edit)
-        row, role = store.find(db, written.location)
-        if row is not None:
-            store.remember(db, browser, row["id"], role)
+    # one transaction: a failure half-way (disk full, a lock timeout) leaves nothing imported
+    store.create_many(db, [doc for _name, doc in docs], key=key, browser=security.browser_id())
     return see_other(url_for("history.index", imported=len(docs)))

@@ -33,3 +33,10 @@ def test_status_says_money_is_still_on_the_table(app, client):
 def test_nothing_to_pay_says_nothing(app, client):
     links = import_doc(client, session_doc(players=("Ane", "Bea")))
     assert _status(app, client, links["view"]) == ""
+
+
+@NEEDS["desmoche"]
+def test_the_session_page_shows_the_status_beside_settle_up(client):
+    links = import_doc(client, session_doc(DESMOCHE, players=("Ane", "Bea", "Carlos")))
+    for link in (links["edit"], links["view"]):
+        assert "2 payments to make" in client.get(link).get_data(as_text=True)
