@@ -45,6 +45,12 @@ class SessionView:
     def state(self) -> dict:
         return compute_state(self.doc)
 
+    def undo_kind(self, gi: int) -> str | None:
+        """What undo would take back in game ``gi``: 'game' (its last action), 'add_game' (nothing is
+        recorded yet: undo removes the game itself) or None (nothing)."""
+        last = store.last_effective(get_db(), self.id, gi)
+        return last[1] if last else None
+
     def game(self, gi: int, kind: str | None = None) -> dict:
         games = self.doc["games"]
         if not 0 <= gi < len(games) or (kind and games[gi]["kind"] != kind):

@@ -246,3 +246,18 @@ def test_a_name_that_differs_only_by_accents_is_refused_beside_the_field(client)
     data = {"csrf": csrf(client), "name": "x", "p0": "Iñaki", "p1": "Inaki", "p2": "Bea"}
     resp = client.post("/new", data=data)
     assert resp.status_code == 422 and "Inaki is already listed (as Iñaki)" in resp.get_data(as_text=True)
+
+
+def test_undo_says_what_it_takes_back(client):
+    links = new_session(client)
+    form = form_fields(client.get(links["edit"] + "/mus/new").get_data(as_text=True), links["edit"] + "/mus/new")
+    form.update({"preset": "pagat", **{f"seat{i}": p for i, p in enumerate(("Ane", "Bea", "Carlos", "Dani"))}})
+    game = client.post(links["edit"] + "/mus/new", data=form).headers["Location"]
+    page = client.get(game).get_data(as_text=True)
+    assert "Remove this game" in page and "Undo last" not in page       # nothing recorded yet
+    act = form_fields(page, game + "/act")
+    assert client.post(game + "/act", data={**act, "move": "pass"}).status_code == 303
+    page = client.get(game).get_data(as_text=True)
+    assert "Undo last" in page and "Remove this game" not in page
+    watch = client.get(links["view"] + "/mus/0").get_data(as_text=True)
+    assert "Undo last" not in watch and "/undo/" not in watch
