@@ -792,14 +792,7 @@ def apply(game: dict, action: dict) -> dict:
 # ----------------------------------------------------------------------------------------------------
 
 def new_game(players: list[str], form: dict) -> dict:
-    seats = C.form_seats(players, form, MAX_PLAYERS)
-    for i, name in enumerate(seats):
-        if name not in players:
-            raise RuleError(f"{name!r} is not a player of this session", "seats")
-    if len(set(seats)) != len(seats):
-        raise RuleError("a player is seated twice", "seats")
-    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise RuleError(f"needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}", "seats")
+    seats = C.need_seats(C.form_seats(players, form, MAX_PLAYERS), players, MIN_PLAYERS, MAX_PLAYERS)
     variant = C.form_value(form, "variant") or "classic"
     C.need_choice(variant, VARIANTS, "variant")
     ante = C.form_int(form, "ante", 1)

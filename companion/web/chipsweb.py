@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from flask import abort, url_for
+from flask import url_for
 
 from .. import money
 from ..rules.errors import RuleError
@@ -122,14 +122,6 @@ def only_one(form, name: str, errors: dict, message: str) -> str | None:
 
 def template_helpers() -> dict:
     return {"signed": signed, "fmt_money": fmt_money, "money_input": money_input}
-
-
-def require_edit(token: str) -> SessionView:
-    """The session behind a link that may write; 403 through a view link (before reading any field)."""
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
-    return view
 
 
 def write_action(view: SessionView, gi: int, action: dict, location: str, on_error, field_of=None):

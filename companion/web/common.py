@@ -102,6 +102,14 @@ def render(template: str, view: SessionView | None = None, *, region: str = "liv
     return resp
 
 
+def require_edit(token: str) -> SessionView:
+    """The session behind a link that may write; 403 through a view link (before reading any field)."""
+    view = open_session(token)
+    if not view.can_edit:
+        abort(403)
+    return view
+
+
 def perform(view: SessionView, etype: str, payload: dict, location: str) -> store.Written:
     """Record one event through an edit link. Raises RuleError (nothing stored) when refused."""
     if not view.can_edit:

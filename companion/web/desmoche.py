@@ -20,7 +20,7 @@ from werkzeug.datastructures import MultiDict
 from ..rules import desmoche as R
 from ..rules.errors import RuleError
 from . import chipsweb as W
-from .common import open_session, render, unchanged_poll
+from .common import open_session, render, require_edit, unchanged_poll
 
 bp = Blueprint("desmoche", __name__)
 
@@ -258,9 +258,7 @@ def _new_page(view, form, errors=None, status=200):
 
 @bp.route("/s/<token>/desmoche/new", methods=["GET", "POST"])
 def new(token):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     if request.method == "GET":
         return _new_page(view, _new_defaults(view))
     form = request.form
@@ -313,7 +311,7 @@ def game(token, gi):
 def _act(token: str, gi: int, build, field_of, hand_form: bool = False):
     """Read a form with ``build(game, form, errors) -> action``, then record it. On refusal the page comes
     back with the posted values (the hand form's own defaults when another form was posted)."""
-    view = W.require_edit(token)
+    view = require_edit(token)
     game_obj = view.game(gi, KIND)
     errors: dict[str, str] = {}
     action = build(game_obj, request.form, errors)
@@ -372,7 +370,7 @@ def _correct_page(view, gi: int, hi: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/desmoche/<int:gi>/hand/<int:hi>", methods=["GET", "POST"])
 def correct(token, gi, hi):
-    view = W.require_edit(token)
+    view = require_edit(token)
     game_obj = view.game(gi, KIND)
     if not 0 <= hi < len(game_obj["hands"]):
         abort(404)

@@ -14,7 +14,7 @@ from ..rules.errors import RuleError
 from ..rules.mus import cards as C
 from ..rules.mus.core import NICE, PRESETS, TEAMS, effective_rules
 from ..store import Conflict
-from .common import game_action, is_poll, open_session, perform, render, see_other, unchanged_poll
+from .common import game_action, is_poll, open_session, perform, render, require_edit, see_other, unchanged_poll
 
 bp = Blueprint("mus", __name__)
 
@@ -340,9 +340,7 @@ def _stake_text(view, game: dict) -> str:
 
 @bp.route("/s/<token>/mus/new", methods=["GET", "POST"])
 def new(token):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     players = view.doc["players"]
     if request.method == "GET":
         form = {}
@@ -491,9 +489,7 @@ def _hand_page(view, gi: int, hn: int, draft: dict | None, status: int = 200, er
 
 @bp.route("/s/<token>/mus/<int:gi>/hand/<int:hn>", methods=["GET", "POST"])
 def hand(token, gi, hn):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     game, st, hi = _past_hand(view, gi, hn)
     if request.method == "GET":
         try:

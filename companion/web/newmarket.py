@@ -22,7 +22,7 @@ from flask import Blueprint, abort, request, url_for
 from ..rules import newmarket as R
 from ..rules.errors import RuleError
 from . import chipsweb as W
-from .common import open_session, render, unchanged_poll
+from .common import open_session, render, require_edit, unchanged_poll
 
 bp = Blueprint("newmarket", __name__)
 
@@ -238,9 +238,7 @@ def _boodle_text(raw: str) -> str:
 
 @bp.route("/s/<token>/newmarket/new", methods=["GET", "POST"])
 def new(token):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     if request.method == "GET":
         return _new_page(view, _new_defaults(view))
     form = request.form
@@ -288,7 +286,7 @@ def game(token, gi):
 
 def _act(token: str, gi: int, build, field_of):
     """Read a form with ``build(game, form, errors) -> action``, then record it."""
-    view = W.require_edit(token)
+    view = require_edit(token)
     game_obj = view.game(gi, KIND)
     errors: dict[str, str] = {}
     action = build(game_obj, request.form, errors)
@@ -566,7 +564,7 @@ def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/newmarket/<int:gi>/deal/<int:di>", methods=["GET", "POST"])
 def correct(token, gi, di):
-    view = W.require_edit(token)
+    view = require_edit(token)
     game_obj = view.game(gi, KIND)
     if not 0 <= di < len(game_obj["deals"]):
         abort(404)

@@ -12,7 +12,7 @@ from ..db import get_db
 from ..rules.errors import RuleError
 from ..sessionfile import FORMAT, MAX_PLAYERS, clean_name, clean_session_name, normalize_session, same_player
 from ..share import qr_svg
-from .common import game_title, links, open_session, perform, render, see_other, unchanged_poll, web_module
+from .common import game_title, links, open_session, perform, require_edit, render, see_other, unchanged_poll, web_module
 
 bp = Blueprint("sessions", __name__)
 
@@ -185,9 +185,7 @@ def add_player(token):
 
 @bp.post("/s/<token>/undo/<int:gi>")
 def undo(token, gi):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     if not 0 <= gi < len(view.doc["games"]):
         abort(404)
     kind = view.doc["games"][gi]["kind"]
@@ -203,9 +201,7 @@ def undo(token, gi):
 
 @bp.post("/s/<token>/revoke")
 def revoke(token):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     new = store.revoke_edit(get_db(), view.id)
     return see_other(url_for("sessions.show", token=new))
 

@@ -6,14 +6,14 @@ this page only presents them. Anyone holding the view link sees it; only the edi
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, request, url_for
+from flask import Blueprint, request, url_for
 
 from .. import kinds
 from ..money import format_amount
 from ..rules.errors import RuleError
 from ..rules.settle import EXACT_LIMIT
 from ..store import Conflict
-from .common import game_title, open_session, perform, render, see_other, unchanged_poll, web_module
+from .common import game_title, open_session, perform, render, require_edit, see_other, unchanged_poll, web_module
 
 bp = Blueprint("settle", __name__)
 
@@ -170,9 +170,7 @@ def show(token):
 
 @bp.post("/s/<token>/settle/banker")
 def banker(token):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     here = url_for("settle.show", token=token)
     name = request.form.get("banker", "").strip() or None
     try:
@@ -188,9 +186,7 @@ def banker(token):
 
 @bp.post("/s/<token>/settle/paid")
 def paid(token):
-    view = open_session(token)
-    if not view.can_edit:
-        abort(403)
+    view = require_edit(token)
     here = url_for("settle.show", token=token)
     form = request.form
     try:
