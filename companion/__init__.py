@@ -1,84 +1,14 @@
-"""Companion: a phone app beside a real card table. ``create_app`` is the Flask app factory."""
-from __future__ import annotations
+"""Companion: a phone app beside a real card table.
 
-import os
-import sys
-from datetime import timedelta
-from pathlib import Path
-
-from flask import Flask, render_template, request
-
-__version__ = "0.1.0"
+``create_app`` (the Flask app factory) lives in ``companion.app``; importing this package does not import
+Flask, so that ``companion state FILE`` and the rule engines stay light.
+"""
+__version__ = "0.2.0"
 
 
-def _resource_dir(name: str) -> str:
-    """templates/ and static/ live at the top of the source tree; an installed wheel carries them
-    under <prefix>/share/companion/."""
-    here = Path(__file__).resolve().parent.parent / name
-    if here.is_dir():
-        return str(here)
-    return str(Path(sys.prefix) / "share" / "companion" / name)
+def __getattr__(name):
+    if name == "create_app":
+        from .app import create_app
 
-
-def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__, template_folder=_resource_dir("templates"), static_folder=_resource_dir("static"))
-    app.config.from_mapping(
-        DATABASE=os.environ.get("COMPANION_DB", "companion.db"),
-        BASE_URL=os.environ.get("COMPANION_BASE_URL") or None,
-        ADMIN_TOKEN=os.environ.get("COMPANION_ADMIN_TOKEN") or None,
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_NAME="companion",
-        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
-        SESSION_REFRESH_EACH_REQUEST=False,  # a poll every 2 s must not re-sign the cookie each time
-        MAX_CONTENT_LENGTH=8 * 1024 * 1024,
-        POLL_SECONDS=2,
-        SEND_FILE_MAX_AGE_DEFAULT=timedelta(days=365),  # static files carry their version in the name
-    )
-    if test_config:
-        app.config.update(test_config)
-
-    from . import db, security
-
-    app.config.setdefault("SECRET_KEY", None)
-    secret = db.init_db(app.config["DATABASE"])
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = secret  # kept in the database: cookies survive a restart
-    app.teardown_appcontext(db.close_db)
-    app.before_request(security.check_csrf)
-    app.after_request(security.add_headers)
-    app.jinja_env.globals["csrf_token"] = security.csrf_token
-    app.jinja_env.globals["form_key"] = security.form_key
-    app.jinja_env.globals["app_version"] = __version__
-
-    from .web import register
-
-    register(app)
-
-    @app.errorhandler(400)
-    @app.errorhandler(403)
-    @app.errorhandler(404)
-    @app.errorhandler(405)
-    @app.errorhandler(413)
-    @app.errorhandler(500)
-    def error_page(err):
-        code = getattr(err, "code", 500) or 500
-        messages = {
-            403: "This is a watch-only link: it cannot change anything.",
-            404: "Nothing here. The link may be mistyped, or an edit link may have been replaced.",
-            405: "That cannot be done from here.",
-            413: "That file is too large.",
-            500: "Something went wrong on the server. Nothing was changed.",
-        }
-        message = messages.get(code, "")
-        if code == 400:
-            message = getattr(err, "description", "") or "That request was not understood."
-        if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":
-            return {"error": message, "status": code}, code
-        return render_template("error.html", code=code, message=message), code
-
-    @app.route("/healthz")
-    def healthz():
-        return "ok"
-
-    return app
+        return create_app
+    raise AttributeError(name)

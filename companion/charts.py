@@ -8,17 +8,14 @@ wide and the SVG scales to the card's width (the table scrolls inside its own bo
 
 ``line_chart(chart_id, title, x_labels, series, ...) -> str``  one ``<figure>`` (HTML text, escaped)
 ``nice_ticks(low, high, count=5) -> list[float]``
-``score_charts(game, state) -> list[dict]``   Mus: both teams' score hand by hand, one chart per game
-``chip_chart(game, state) -> dict | None``    Newmarket / Desmoche: each player's chips or units
-A chart dict is ``{"title", "x_labels", "series": [{"name", "values", "color"?}], "reference"?, "unit"}``,
-ready for ``line_chart(chart_id, **chart)``.
+What to draw is each game kind's (``Kind.history``): this module only draws.
 """
 from __future__ import annotations
 
 import math
 from html import escape
 
-__all__ = ["line_chart", "nice_ticks", "score_charts", "chip_chart", "PALETTE", "series_from_log"]
+__all__ = ["line_chart", "nice_ticks", "PALETTE", "TEAM_COLORS"]
 
 WIDTH, HEIGHT = 320, 200
 TOP, BOTTOM, RIGHT = 12, 30, 10
@@ -239,124 +236,3 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
         out.append("</tr>")
     out.append("</tbody></table></div></details></figure>")
     return "".join(out)
-
-
-# ----------------------------------------------------------------------------------------------------
-# What to draw for each game kind (read tolerantly: the engines' extra keys may change)
-# ----------------------------------------------------------------------------------------------------
-
-def _int(value, default=0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def score_charts(game: dict, state: dict) -> list[dict]:
-    """Mus: for every game of the match (finished or in progress), both teams' score after each hand."""
-    log = [e for e in state.get("log") or [] if isinstance(e, dict)]
-    teams = state.get("teams") or {}
-    target = _int((state.get("rules") or {}).get("target"), 0)
-    hands_by_game: dict[int, list[int]] = {}
-    for h in state.get("hands") or []:
-        if isinstance(h, dict) and _int(h.get("game"), 0) and _int(h.get("hand"), 0):
-            hands_by_game.setdefault(h["game"], [])
-            if h["hand"] not in hands_by_game[h["game"]]:
-                hands_by_game[h["game"]].append(h["hand"])
-    for e in log:
-        g, hand = _int(e.get("game"), 0), _int(e.get("hand"), 0)
-        if g and hand:
-            hands_by_game.setdefault(g, [])
-            if hand not in hands_by_game[g]:
-                hands_by_game[g].append(hand)
-    finished = state.get("games") or []
-    charts = []
-    for g in sorted(hands_by_game):
-        hands = sorted(hands_by_game[g])
-        score = {"A": 0, "B": 0}
-        values = {"A": [0], "B": [0]}
-        for hand in hands:
-            for e in log:
-                if e.get("game") == g and e.get("hand") == hand and e.get("team") in score:
-                    score[e["team"]] += _int(e.get("points"))
-            for t in ("A", "B"):
-                values[t].append(score[t])
-        title = f"Game {g}: A {score['A']} – {score['B']} B"
-        if g <= len(finished) and isinstance(finished[g - 1], dict) and finished[g - 1].get("winner"):
-            won = finished[g - 1]
-            title += f" ({won['winner']} won{' by órdago' if won.get('by') == 'ordago' else ''})"
-        series = []
-        for t in ("A", "B"):
-            who = " & ".join(teams.get(t) or [])
-            series.append({"name": f"{t}: {who}" if who else t, "values": values[t], "color": TEAM_COLORS[t]})
-        chart = {"title": title, "x_labels": ["start"] + [f"H{h}" for h in hands], "series": series,
-                 "unit": "points"}
-        if target:
-            chart["reference"] = {"value": target, "label": f"{target} to win"}
-        charts.append(chart)
-    return charts
-
-
-CHIP_UNITS = {"newmarket": ("chips", "deal"), "desmoche": ("units", "hand")}
-
-
-def series_from_log(players: list[str], final: dict, log: list[dict], amount_key: str,
-                    round_key: str) -> tuple[list[str], dict[str, list[int]]]:
-    """Each player's holding after every round, from the movements of a chip log.
-
-    ``final``: {player: holding at the end}; the start is worked back from it, so that the last point
-    always equals what the engine says. Entries whose round is None (the leftovers at the end) form an
-    'end' point. Returns (x labels, {player: values}).
-    """
-    deltas: dict[object, dict[str, int]] = {}
-    order: list = []
-    for e in log:
-        if not isinstance(e, dict):
-            continue
-        amount = _int(e.get(amount_key))
-        rnd = e.get(round_key)
-        rnd = rnd if _int(rnd, 0) else None
-        if rnd not in deltas:
-            deltas[rnd] = {}
-            order.append(rnd)
-        d = deltas[rnd]
-        if e.get("from") in players:
-            d[e["from"]] = d.get(e["from"], 0) - amount
-        if e.get("to") in players:
-            d[e["to"]] = d.get(e["to"], 0) + amount
-    total = {p: sum(d.get(p, 0) for d in deltas.values()) for p in players}
-    current = {p: _int(final.get(p)) - total[p] for p in players}
-    rounds = sorted(r for r in order if r is not None)
-    if None in deltas:
-        rounds.append(None)
-    labels = ["start"]
-    values = {p: [current[p]] for p in players}
-    for r in rounds:
-        for p in players:
-            current[p] += deltas[r].get(p, 0)
-            values[p].append(current[p])
-        labels.append("end" if r is None else str(r))
-    return labels, values
-
-
-def chip_chart(game: dict, state: dict) -> dict | None:
-    """Newmarket: chips in each player's hands deal by deal; Desmoche: each player's units hand by hand
-    (0 at the start). None when the kind keeps no chip log."""
-    kind = game.get("kind")
-    if kind not in CHIP_UNITS:
-        return None
-    unit, round_word = CHIP_UNITS[kind]
-    players = [p for p in (state.get("seats") or game.get("seats") or []) if isinstance(p, str)]
-    log = [e for e in state.get("log") or [] if isinstance(e, dict)]
-    if not players:
-        return None
-    if kind == "newmarket" and isinstance(state.get("chips"), dict):
-        final = state["chips"]
-    else:
-        final = state.get("net") or state.get("balances") or {}
-    amount_key = "chips" if kind == "newmarket" else "units"
-    labels, values = series_from_log(players, final, log, amount_key, round_word)
-    if len(labels) < 2:
-        return None  # nothing moved yet: a single point is no chart (the page says nothing was recorded)
-    labels = [label if label in ("start", "end") else f"{round_word[0].upper()}{label}" for label in labels]
-    title = ("Chips in hand, deal by deal" if kind == "newmarket"
-             else "Units won or lost, hand by hand")
-    return {"title": title, "x_labels": labels, "unit": unit,
-            "series": [{"name": p, "values": values[p]} for p in players]}

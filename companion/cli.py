@@ -1,13 +1,17 @@
-"""The command line: companion serve | import FILE | export ID | state FILE."""
+"""The command line: companion serve | import FILE | export ID | state FILE.
+
+``state`` works offline on a file and imports neither Flask nor SQLite.
+"""
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sys
 
 import click
 
-from . import create_app
+MIN_ADMIN_TOKEN = 16
 
 
 def _db_option(f):
@@ -20,51 +24,68 @@ def main():
     """Companion: score a card game on a phone beside a real table."""
 
 
+def _admin_token(given: str | None) -> str | None:
+    if not given:
+        return None
+    if given == "auto":
+        return secrets.token_urlsafe(18)
+    if len(given) < MIN_ADMIN_TOKEN:
+        raise click.BadParameter(f"at least {MIN_ADMIN_TOKEN} characters (or 'auto' to have one made and printed)",
+                                 param_hint="--admin-token")
+    return given
+
+
 @main.command()
 @_db_option
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--admin-token", envvar="COMPANION_ADMIN_TOKEN", default=None,
-              help="Unlocks the full archive at /admin?token=... (env COMPANION_ADMIN_TOKEN).")
+              help="Unlocks the full archive at /admin?token=... (env COMPANION_ADMIN_TOKEN; at least 16 "
+                   "characters, or 'auto' to have one made and printed).")
 @click.option("--base-url", envvar="COMPANION_BASE_URL", default=None,
               help="Public address for links and QR codes (env COMPANION_BASE_URL).")
+@click.option("--behind-proxy", is_flag=True, default=False,
+              help="Trust X-Forwarded-Proto/-For from one reverse proxy (HTTPS cookies get Secure).")
 @click.option("--threads", default=8, show_default=True, type=int)
-def serve(db_path, host, port, admin_token, base_url, threads):
+def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
     """Serve the app with waitress."""
     from waitress import serve as waitress_serve
 
-    from .share import lan_address, qr_text
+    from .app import create_app
+    from .share import base_url as reachable, qr_text
 
-    app = create_app({"DATABASE": db_path, "ADMIN_TOKEN": admin_token, "BASE_URL": base_url})
-    if base_url:
-        address = base_url.rstrip("/")
-    elif host in ("0.0.0.0", "::", ""):
-        lan = lan_address()
-        address = f"http://{lan}:{port}" if lan else f"http://127.0.0.1:{port}"
-    else:
-        address = f"http://{host}:{port}"
+    token = _admin_token(admin_token)
+    app = create_app({"DATABASE": db_path, "ADMIN_TOKEN": token, "BASE_URL": base_url, "BIND_HOST": host,
+                      "BEHIND_PROXY": behind_proxy})
+    address, unreachable = reachable(base_url, host, port)
     click.echo(f"Companion on {os.path.abspath(db_path)}")
     click.echo(f"Open on any phone on this network: {address}/")
     click.echo(qr_text(f"{address}/"))
-    if "127.0.0.1" in address:
-        click.echo("Warning: only this computer can reach 127.0.0.1; set --base-url or join a network.")
+    if unreachable == "loopback":
+        click.echo("Warning: listening on this computer only; other phones cannot connect. "
+                   "Use --host 0.0.0.0 to let them in.")
+    elif unreachable:
+        click.echo("Warning: no network address found; other phones cannot connect. Join the table's wifi "
+                   "or set --base-url.")
+    if token and token != admin_token:
+        click.echo(f"Admin: open {address}/admin?token={token} once to see the whole archive.")
     waitress_serve(app, host=host, port=port, threads=threads, ident="companion")
 
 
-def _load_file(path: str) -> dict:
-    from .rules.errors import RuleError
-    from .sessionfile import normalize_session
+def _read(path: str):
+    """A session file, parsed and checked by the one reader (companion.session.read_file)."""
+    from .errors import RuleError
+    from .session import read_file
 
     try:
-        with open(path, encoding="utf-8") as fh:
-            raw = json.load(fh)
-        return normalize_session(raw)
+        with open(path, "rb") as fh:
+            data = fh.read(8 * 1024 * 1024 + 1)
     except OSError as err:
         raise click.ClickException(f"{path}: {err.strerror}")
-    except json.JSONDecodeError as err:
-        raise click.ClickException(f"{path}: not JSON: line {err.lineno}, column {err.colno}: {err.msg}")
+    try:
+        return read_file(data)
     except RuleError as err:
-        raise click.ClickException(f"{path}: refused, nothing imported: {err}")
+        raise click.ClickException(f"{path}: refused, nothing imported: {err.path or '$'}: {err.message}")
 
 
 @main.command("import")
@@ -73,12 +94,13 @@ def _load_file(path: str) -> dict:
 def import_(db_path, file):
     """Import a companion-session/1 file as a new session; prints its id and links."""
     from . import store
+    from .app import create_app
     from .db import connect
 
-    doc = _load_file(file)
+    sess = _read(file)
     create_app({"DATABASE": db_path})  # creates / migrates the database
     db = connect(db_path)
-    written = store.create(db, doc, location=lambda edit: edit)
+    written = store.create(db, sess, browser="cli", location=lambda edit: edit)
     row = db.execute("SELECT id, view_token FROM sessions WHERE edit_token = ?", [written.location]).fetchone()
     click.echo(json.dumps({"id": row[0], "edit": f"/s/{written.location}", "view": f"/s/{row[1]}"}))
 
@@ -89,23 +111,24 @@ def import_(db_path, file):
 def export(db_path, session_id):
     """Print session ID as a companion-session/1 file."""
     from . import store
+    from .app import create_app
     from .db import connect
+    from .session import to_doc
 
     create_app({"DATABASE": db_path})
-    try:
-        row = store.load(connect(db_path), session_id)
-    except KeyError:
+    db = connect(db_path)
+    if db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is None:
         raise click.ClickException(f"no session {session_id}")
-    click.echo(json.dumps(row["doc"], ensure_ascii=False, indent=2))
+    click.echo(json.dumps(to_doc(store.load(db, session_id)), ensure_ascii=False, indent=2))
 
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 def state(file):
     """Print the companion-state/1 JSON computed from a session file (offline; no database)."""
-    from .sessionfile import compute_state
+    from .session import state_of
 
-    click.echo(json.dumps(compute_state(_load_file(file)), ensure_ascii=False, indent=2))
+    click.echo(json.dumps(state_of(_read(file)), ensure_ascii=False, indent=2))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,6 +13,8 @@ from flask import current_app, g
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from .errors import RuleError
+
 migrations = Migrations("companion")
 
 
@@ -81,29 +83,112 @@ def m001_initial(db: Database):
 
 @migrations()
 def m002_history_summaries(db: Database):
-    """The history pages read more of ``sessions.summary`` (games, mus, on_table, payments, settled;
-    see summary.py): recompute the summaries written before. A session its rules can no longer read
-    keeps its old summary (the pages read every new key with a default)."""
+    """Summaries are recomputed by m004 (after m003 moved games into rows)."""
+
+
+@migrations()
+def m003_games_and_items(db: Database):
+    """Games as rows: each game's head and running state, each hand or deal with what it gave and the
+    state before it (a write touches a few rows, not the whole night). Undo keeps the inverse change in
+    its event. Idempotency keys are scoped to a browser and a session; a browser's edit role is tied to
+    the scoring link it opened (``edit_gen``)."""
     import json
 
-    from .sessionfile import compute_state
-    from .summary import summarize
+    db.execute("""
+        CREATE TABLE games (
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            gi INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            head TEXT NOT NULL,
+            state TEXT NOT NULL,
+            seed TEXT,
+            items INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, gi)
+        )""")
+    db.execute("""
+        CREATE TABLE items (
+            session_id INTEGER NOT NULL,
+            gi INTEGER NOT NULL,
+            idx INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            result TEXT,
+            before TEXT NOT NULL,
+            PRIMARY KEY (session_id, gi, idx)
+        )""")
+    db.execute("ALTER TABLE sessions ADD COLUMN header TEXT NOT NULL DEFAULT '{}'")
+    db.execute("ALTER TABLE sessions ADD COLUMN edit_gen INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE events ADD COLUMN undo TEXT")
+    db.execute("ALTER TABLE events ADD COLUMN undone_by INTEGER")
+    db.execute("CREATE INDEX events_by_game ON events(session_id, game, seq)")
+    db.execute("ALTER TABLE browsers ADD COLUMN gen INTEGER NOT NULL DEFAULT 0")
+    db.execute("DROP TABLE requests")
+    db.execute("""
+        CREATE TABLE requests (
+            browser TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            key TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            location TEXT NOT NULL,
+            PRIMARY KEY (browser, scope, key)
+        )""")
+    db.execute("""
+        CREATE TABLE legacy (
+            session_id INTEGER PRIMARY KEY,
+            doc TEXT NOT NULL,
+            problem TEXT NOT NULL
+        )""")
+    from .session import load
+    from .store import rows_of_session
 
     for session_id, doc in db.execute("SELECT id, doc FROM sessions").fetchall():
+        parsed = json.loads(doc)
         try:
-            doc = json.loads(doc)
-            info = summarize(doc, compute_state(doc))
-        except Exception:  # noqa: BLE001 - never block start-up on one odd session
+            session = load(parsed)
+        except RuleError as err:
+            # kept whole, never lost: the session opens with its players and the games that still read
+            db.execute("INSERT INTO legacy(session_id, doc, problem) VALUES (?, ?, ?)", [session_id, doc, str(err)])
+            session = _salvage(parsed)
+        header, games, items = rows_of_session(session)
+        db.execute("UPDATE sessions SET header = ? WHERE id = ?", [header, session_id])
+        for gi, kind, head, state, seed, count in games:
+            db.execute("INSERT INTO games(session_id, gi, kind, head, state, seed, items) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [session_id, gi, kind, head, state, seed, count])
+        db.conn.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",
+                       [[session_id, *row] for row in items])
+    db["sessions"].transform(drop={"doc"})
+    db["events"].transform(drop={"before"})
+
+
+@migrations()
+def m004_summaries(db: Database):
+    """Summaries and nets from the games' rows (the history pages read messages, not sentences)."""
+    from .store import _side_tables, load
+
+    for (session_id,) in db.execute("SELECT id FROM sessions").fetchall():
+        sess = load(db, session_id)
+        _side_tables(db, session_id, sess.header, sess.games)
+
+
+def _salvage(doc: dict):
+    from .session import Session, build_game, normalize_header
+
+    header = normalize_header({k: v for k, v in doc.items() if k != "games"})
+    session = Session(header)
+    for game in doc.get("games") or []:
+        try:
+            session.games.append(build_game(game, header["players"], None))
+        except RuleError:
             continue
-        db.execute("UPDATE sessions SET summary = ? WHERE id = ?",
-                   [json.dumps(info, ensure_ascii=False, separators=(",", ":")), session_id])
+    return session
 
 
 def connect(path: str) -> Database:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE), which
     also sets WRITE_PRAGMAS; a read (most requests: every live poll) pays for nothing it does not use."""
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
-    return Database(conn)
+    db = Database(conn)
+    db.path = path      # the store's caches are per database file
+    return db
 
 
 WRITE_PRAGMAS = (

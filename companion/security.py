@@ -7,7 +7,8 @@ from flask import abort, g, request, session
 
 CSRF_FIELD = "csrf"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'; "
+       "manifest-src 'self'")
 
 
 def csrf_token() -> str:
@@ -17,13 +18,19 @@ def csrf_token() -> str:
     return session["csrf"]
 
 
+def same_secret(given, expected) -> bool:
+    """Constant-time comparison that never raises (a non-ASCII value is simply wrong)."""
+    if not isinstance(given, str) or not isinstance(expected, str) or not given or not expected:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+
+
 def check_csrf() -> None:
     """Every state-changing request must echo the token (form field, or header for htmx)."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return
     sent = request.form.get(CSRF_FIELD) or request.headers.get("X-CSRF-Token", "")
-    expected = session.get("csrf")
-    if not expected or not sent or not secrets.compare_digest(sent, expected):
+    if not same_secret(sent, session.get("csrf")):
         abort(400, description="This form has expired (security check failed). Reload the page and try again.")
 
 

@@ -6,6 +6,7 @@ import socket
 import struct
 
 import qrcode
+from functools import lru_cache
 
 SIOCGIFADDR = 0x8915
 
@@ -32,7 +33,19 @@ def _interface_addresses() -> list[str]:
     return found
 
 
+_lan: list = [0.0, None]
+
+
 def lan_address() -> str | None:
+    """The LAN address, looked up at most once a minute (every session page shows it)."""
+    import time
+
+    if time.monotonic() - _lan[0] > 60:
+        _lan[:] = [time.monotonic(), _find_lan_address()]
+    return _lan[1]
+
+
+def _find_lan_address() -> str | None:
     """The best address for other phones on the same network: private LAN first, then any other
     non-loopback address; None when only loopback exists."""
     candidates = []
@@ -44,20 +57,22 @@ def lan_address() -> str | None:
     return min(candidates)[1] if candidates else None
 
 
-def base_url(configured: str | None, request_host_url: str, request_host: str, port: int | None) -> tuple[str, bool]:
-    """(base URL for links in QR codes, whether it is loopback only and deserves a warning).
+def base_url(configured: str | None, bound_host: str | None, port: int | None) -> tuple[str, str | None]:
+    """(base URL for links and QR codes, why other phones cannot reach it or None).
 
-    Order: COMPANION_BASE_URL; else the address this request came in on when it is not loopback (that
-    phone reached us, so others can); else the LAN address; else loopback, with a warning."""
+    Never the request's Host header (anyone can write one): the configured public address; else the
+    LAN address of this machine with the port the server listens on. When the server listens on
+    loopback only, or no network address exists, the links still work here and the page says why they
+    will not on other phones."""
     if configured:
-        return configured.rstrip("/"), False
-    host = request_host.rsplit(":", 1)[0].strip("[]")
-    if host not in ("localhost", "127.0.0.1", "::1") and not host.startswith("127."):
-        return request_host_url.rstrip("/"), False
+        return configured.rstrip("/"), None
+    suffix = f":{port}" if port and port != 80 else ""
+    if bound_host and (bound_host in ("localhost", "::1") or bound_host.startswith("127.")):
+        return f"http://127.0.0.1{suffix}", "loopback"
     lan = lan_address()
     if lan:
-        return (f"http://{lan}:{port}" if port and port != 80 else f"http://{lan}"), False
-    return request_host_url.rstrip("/"), True
+        return f"http://{lan}{suffix}", None
+    return f"http://127.0.0.1{suffix}", "no_network"
 
 
 def _matrix(data: str) -> list[list[bool]]:
@@ -67,6 +82,7 @@ def _matrix(data: str) -> list[list[bool]]:
     return qr.get_matrix()
 
 
+@lru_cache(maxsize=128)
 def qr_svg(data: str, label: str = "QR code") -> str:
     """A compact inline SVG: one path of horizontal runs, dark on a white quiet zone (in any theme)."""
     m = _matrix(data)

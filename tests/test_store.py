@@ -1,4 +1,5 @@
-"""The event store: versions, idempotency, undo, concurrency, crash safety."""
+"""The event store: versions, idempotency, undo, concurrency, crash safety, and that the rows it keeps
+always equal a replay of its events."""
 import os
 import signal
 import subprocess
@@ -8,18 +9,14 @@ import time
 
 import pytest
 
-import tally_kind
-from companion import events, kinds, store
+from companion import session as S, store
 from companion.db import connect, init_db
-from companion.rules.errors import RuleError
-from companion.sessionfile import FORMAT
+from companion.errors import RuleError, Stale
+from companion.kinds.mus import KIND as MUS, actions as A
 
-DOC = {"format": FORMAT, "name": "Night", "players": ["Ane", "Bea"], "games": []}
-
-
-@pytest.fixture(autouse=True)
-def tally(monkeypatch):
-    monkeypatch.setitem(kinds.KINDS, "tally", tally_kind)
+PLAYERS = ["Ane", "Bea", "Carlos", "Dani"]
+HEADER = {"format": S.FORMAT, "name": "Night", "players": PLAYERS}
+GAME = {"kind": "mus", "rules": {"preset": "pagat", "target": 100, "games_to_win": 9}, "seats": PLAYERS}
 
 
 @pytest.fixture
@@ -29,89 +26,135 @@ def db(tmp_path):
     return connect(path)
 
 
-def _session(db):
-    store.create(db, DOC, location=lambda edit: edit)
-    sid = db.execute("SELECT id FROM sessions").fetchone()[0]
-    store.write(db, sid, "add_game", {"game": {"kind": "tally", "marks": []}}, key=None, seen_version=None,
-                location="/")
+def _session(db, browser="b1"):
+    store.create(db, S.load({**HEADER, "games": []}), browser=browser, location=lambda edit: edit)
+    sid = db.execute("SELECT max(id) FROM sessions").fetchone()[0]
+    store.write(db, sid, "add_game", {"game": GAME}, browser=browser, key=None, seen_version=None, location="/")
     return sid
 
 
-def _mark(db, sid, n, key=None, seen=None, at=None):
-    action = {"type": "mark", "n": n}
-    if at is not None:
-        action["at"] = at
-    return store.write(db, sid, "game", {"game": 0, "action": action}, key=key, seen_version=seen, location="/g")
+def _tally(db, sid, n, key=None, seen=None, at=None, browser="b1"):
+    action = A.Tally(awards=[{"team": "A" if n % 2 else "B", "points": 1 + n % 3}], at=at)
+    return store.write(db, sid, "game", {"game": 0, "action": action}, browser=browser, key=key,
+                       seen_version=seen, location="/g")
 
 
-def _marks(db, sid):
-    return store.load(db, sid)["doc"]["games"][0]["marks"]
+def _doc(db, sid):
+    return S.to_doc(store.load(db, sid))
+
+
+def _hands(db, sid):
+    return _doc(db, sid)["games"][0]["hands"]
+
+
+def _consistent(db, sid):
+    """The rows equal a replay of the events, and every game's rows equal a fresh build of its file."""
+    replayed = S.replay(store.event_list(db, sid))
+    stored = store.load(db, sid)
+    assert S.to_doc(replayed) == S.to_doc(stored)
+    assert S.state_of(replayed) == S.state_of(stored)
+    assert S.state_of(S.load(S.to_doc(stored))) == S.state_of(stored)
 
 
 def test_a_key_lands_once(db):
     sid = _session(db)
-    first = _mark(db, sid, 3, key="tap-1")
-    second = _mark(db, sid, 3, key="tap-1")
+    first = _tally(db, sid, 3, key="tap-1")
+    second = _tally(db, sid, 3, key="tap-1")
     assert second.replayed and second.seq == first.seq
-    assert _marks(db, sid) == [3]
+    assert len(_hands(db, sid)) == 1
+
+
+def test_keys_belong_to_one_browser_and_one_session(db):
+    sid = _session(db)
+    _tally(db, sid, 1, key="tap-1", browser="b1")
+    other = _tally(db, sid, 2, key="tap-1", browser="b2")     # another phone that happens to send the same key
+    assert not other.replayed and len(_hands(db, sid)) == 2
+    sid2 = _session(db)
+    again = _tally(db, sid2, 1, key="tap-1", browser="b1")    # the same key on another session is another write
+    assert not again.replayed and len(_hands(db, sid2)) == 1
+
+
+def test_an_overlong_or_odd_key_is_refused(db):
+    sid = _session(db)
+    with pytest.raises(RuleError):
+        _tally(db, sid, 1, key="k" * 65)
+    with pytest.raises(RuleError):
+        _tally(db, sid, 1, key="clé")
+    assert _hands(db, sid) == []
 
 
 def test_a_stale_write_that_is_still_legal_lands(db):
     sid = _session(db)
-    _mark(db, sid, 1, seen=2)
-    _mark(db, sid, 2, seen=2)  # saw version 2, now 3: still legal (no position given)
-    assert _marks(db, sid) == [1, 2]
+    _tally(db, sid, 1, seen=2)
+    _tally(db, sid, 2, seen=2)  # saw version 2, now 3: still legal (no position given)
+    assert len(_hands(db, sid)) == 2
 
 
 def test_a_stale_write_that_no_longer_makes_sense_is_refused_and_nothing_stored(db):
     sid = _session(db)
-    _mark(db, sid, 1, at="0")
-    before = store.load(db, sid)
-    with pytest.raises(RuleError, match="another phone"):
-        _mark(db, sid, 1, at="0")
-    after = store.load(db, sid)
-    assert after["version"] == before["version"] and after["doc"] == before["doc"]
+    at = MUS.position(store.game(db, sid, 0))
+    _tally(db, sid, 1, at=at)
+    before = (_doc(db, sid), store.header(db, sid)[1])
+    with pytest.raises(Stale, match="another phone"):
+        _tally(db, sid, 1, at=at)
+    assert (_doc(db, sid), store.header(db, sid)[1]) == before
 
 
 def test_undo_is_the_exact_inverse(db):
     sid = _session(db)
-    docs = [store.load(db, sid)["doc"]]
+    docs = [_doc(db, sid)]
     for n in (4, 1, 5):
-        _mark(db, sid, n)
-        docs.append(store.load(db, sid)["doc"])
+        _tally(db, sid, n)
+        docs.append(_doc(db, sid))
     for expected in reversed(docs[:-1]):
-        store.write(db, sid, "undo", {"game": 0}, key=None, seen_version=None, location="/")
-        assert store.load(db, sid)["doc"] == expected
-    # and the cached document always equals a full replay of the events
-    assert events.replay(store.event_list(db, sid)) == store.load(db, sid)["doc"]
+        store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
+        assert _doc(db, sid) == expected
+    _consistent(db, sid)
 
 
 def test_undo_of_a_stale_target_is_refused(db):
     sid = _session(db)
-    _mark(db, sid, 1)
-    target = store.last_effective(db, sid, 0)[0]
-    _mark(db, sid, 2)
+    _tally(db, sid, 1)
+    target = db.execute("SELECT max(seq) FROM events WHERE session_id = ?", [sid]).fetchone()[0]
+    _tally(db, sid, 2)
     with pytest.raises(store.Conflict):
-        store.write(db, sid, "undo", {"game": 0, "target": target}, key=None, seen_version=None, location="/")
-    assert _marks(db, sid) == [1, 2]
+        store.write(db, sid, "undo", {"game": 0, "target": target}, browser="b1", key=None, seen_version=None,
+                    location="/")
+    assert len(_hands(db, sid)) == 2
 
 
 def test_undo_past_the_first_action_removes_the_game_then_stops(db):
     sid = _session(db)
-    _mark(db, sid, 1)
-    store.write(db, sid, "undo", {"game": 0}, key=None, seen_version=None, location="/")
-    store.write(db, sid, "undo", {"game": 0}, key=None, seen_version=None, location="/")
-    assert store.load(db, sid)["doc"]["games"] == []
+    _tally(db, sid, 1)
+    for _ in range(2):
+        store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
+    assert _doc(db, sid)["games"] == []
     with pytest.raises(store.Conflict):
-        store.write(db, sid, "undo", {"game": 0}, key=None, seen_version=None, location="/")
+        store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
+    _consistent(db, sid)
 
 
 def test_events_are_never_edited_in_place(db):
     sid = _session(db)
-    _mark(db, sid, 1)
-    store.write(db, sid, "undo", {"game": 0}, key=None, seen_version=None, location="/")
+    _tally(db, sid, 1)
+    store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
     types = [t for _, t, _ in store.event_list(db, sid)]
     assert types == ["create", "add_game", "game", "undo"]
+
+
+def test_a_write_reads_only_the_rows_it_touches(db):
+    """A tap on a long match reads the game's row and its last hand, not every hand."""
+    sid = _session(db)
+    for n in range(60):
+        _tally(db, sid, n)
+    reads = []
+    db.conn.set_trace_callback(lambda sql: reads.append(sql) if "FROM items" in sql else None)
+    try:
+        _tally(db, sid, 7)
+    finally:
+        db.conn.set_trace_callback(None)
+    assert len(reads) <= 2, reads
+    _consistent(db, sid)
 
 
 def test_four_phones_writing_at_once_lose_nothing(tmp_path):
@@ -122,9 +165,9 @@ def test_four_phones_writing_at_once_lose_nothing(tmp_path):
 
     def phone(i):
         db = connect(path)
-        for j in range(50):
+        for j in range(40):
             try:
-                _mark(db, sid, i * 100 + j, key=f"p{i}-{j}", seen=1)
+                _tally(db, sid, j, key=f"p{i}-{j}", seen=1, browser=f"phone{i}")
             except Exception as exc:  # pragma: no cover - the assertion below reports it
                 errors.append(exc)
 
@@ -134,21 +177,23 @@ def test_four_phones_writing_at_once_lose_nothing(tmp_path):
     for t in threads:
         t.join()
     assert errors == []
-    assert sorted(_marks(connect(path), sid)) == sorted(i * 100 + j for i in range(4) for j in range(50))
+    db = connect(path)
+    assert len(_hands(db, sid)) == 160
+    _consistent(db, sid)
 
 
 WRITER = r"""
 import sys
 sys.path.insert(0, sys.argv[3])
-import tally_kind
-from companion import kinds, store
+from companion import store
 from companion.db import connect
-kinds.KINDS["tally"] = tally_kind
+from companion.kinds.mus import actions as A
 db = connect(sys.argv[1])
 sid = int(sys.argv[2])
 for n in range(100000):
-    store.write(db, sid, "game", {"game": 0, "action": {"type": "mark", "n": n}}, key=f"k{n}",
-                seen_version=None, location="/")
+    action = A.Tally(awards=[{"team": "A", "points": 1}], mano=None)
+    store.write(db, sid, "game", {"game": 0, "action": action}, browser="w", key=f"k{n}", seen_version=None,
+                location="/")
     print(n, flush=True)  # acknowledged: committed before this line is printed
 """
 
@@ -157,10 +202,10 @@ def test_a_server_killed_mid_write_keeps_every_acknowledged_write(tmp_path):
     path = str(tmp_path / "k.db")
     init_db(path)
     sid = _session(connect(path))
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, path, str(sid), os.path.dirname(__file__)],
-                            stdout=subprocess.PIPE, text=True)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, path, str(sid), root], stdout=subprocess.PIPE, text=True)
     acknowledged = []
-    deadline = time.time() + 20
+    deadline = time.time() + 30
     while len(acknowledged) < 150 and time.time() < deadline:
         line = proc.stdout.readline()
         if not line:
@@ -170,10 +215,9 @@ def test_a_server_killed_mid_write_keeps_every_acknowledged_write(tmp_path):
     proc.wait()
     db = connect(path)
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    marks = _marks(db, sid)
     assert len(acknowledged) >= 150
-    assert marks[: len(acknowledged)] == acknowledged
-    assert events.replay(store.event_list(db, sid)) == store.load(db, sid)["doc"]
+    assert len(_hands(db, sid)) >= len(acknowledged)
+    _consistent(db, sid)
 
 
 def _count(db, table):
@@ -181,12 +225,23 @@ def _count(db, table):
 
 
 def test_an_archive_imports_whole_or_not_at_all(db):
-    bad = {**DOC, "players": ["Ane", "Ane"]}              # refused by the rules, after two good ones
-    with pytest.raises(RuleError):
-        store.create_many(db, [DOC, {**DOC, "name": "Second"}, bad], key="k1", browser="b1")
+    good = [S.load({**HEADER, "games": [GAME]}), S.load({**HEADER, "name": "Second", "games": []})]
+
+    class Boom(S.Session):
+        @property
+        def header(self):
+            raise RuntimeError("disk full")
+
+        @header.setter
+        def header(self, value):
+            pass
+
+    with pytest.raises(RuntimeError):
+        store.create_many(db, [*good, Boom({})], key="k1", browser="b1")
     assert _count(db, "sessions") == 0 and _count(db, "events") == 0 and _count(db, "browsers") == 0
-    assert store.create_many(db, [DOC, {**DOC, "name": "Second"}], key="k2", browser="b1") == 2
-    assert store.create_many(db, [DOC, {**DOC, "name": "Second"}], key="k2", browser="b1") == 2    # a retry
+    assert _count(db, "games") == 0
+    assert store.create_many(db, good, key="k2", browser="b1") == 2
+    assert store.create_many(db, good, key="k2", browser="b1") == 0    # a retry imports nothing more
     assert _count(db, "sessions") == 2
     roles = db.execute("SELECT role FROM browsers WHERE browser = 'b1'").fetchall()
     assert [r[0] for r in roles] == ["edit", "edit"]

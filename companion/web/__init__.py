@@ -1,4 +1,5 @@
-"""Blueprints, one per area. Game blueprints are found by kind: ``companion.web.<kind>``."""
+"""Blueprints: one per area (sessions, settle, history) and one per game kind, from the kind's own
+package (``companion.kinds.<kind>.blueprint``)."""
 from __future__ import annotations
 
 import hashlib
@@ -8,29 +9,16 @@ from pathlib import Path
 from flask import current_app, url_for
 
 from .. import kinds
-from ..compress import gzip_response
-
-OPTIONAL_AREAS = ("settle", "history")
-
-
-def _optional(name: str):
-    try:
-        return import_module(f"companion.web.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"companion.web.{name}":
-            raise
-        return None
 
 
 def register(app) -> None:
-    from . import sessions
+    from . import history, i18n, sessions, settle
 
-    app.register_blueprint(sessions.bp)
-    for name in (*OPTIONAL_AREAS, *kinds.KINDS):
-        module = _optional(name)
-        if module is not None:
-            app.register_blueprint(module.bp)
-    app.after_request(gzip_response)
+    for module in (sessions, settle, history):
+        app.register_blueprint(module.bp)
+    for name in kinds.KINDS:
+        app.register_blueprint(import_module(f"companion.kinds.{name}.blueprint").bp)
+    i18n.init_app(app)
 
     hashes: dict[str, str] = {}
 
@@ -43,7 +31,14 @@ def register(app) -> None:
 
     app.jinja_env.globals["static_url"] = static_url
 
+    @app.before_request
+    def _no_ranges():
+        # static files are compressed whole; a range of the compressed body would be wrong
+        from flask import request
+
+        if request.endpoint == "static":
+            request.environ.pop("HTTP_RANGE", None)
+
     @app.context_processor
     def form_macros():
-        return {"f": current_app.jinja_env.get_template("_forms.html").module,
-                "has_area": lambda name: name in current_app.blueprints}
+        return {"f": current_app.jinja_env.get_template("_forms.html").module}

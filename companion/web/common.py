@@ -1,5 +1,5 @@
-"""What every page of a session shares: finding it by token, the capability check, live polling,
-rendering a page or just its live region, and writing one event (Post/Redirect/Get)."""
+"""What every page of a session shares: finding it by its link, the capability check, rendering a page
+or just its live region, and writing one event (Post/Redirect/Get)."""
 from __future__ import annotations
 
 from functools import cached_property
@@ -9,13 +9,17 @@ from jinja2 import Template
 
 from .. import kinds, security, store
 from ..db import get_db
-from ..rules.errors import RuleError
-from ..sessionfile import compute_state
+from ..errors import RuleError
+from ..kinds.base import GameRec
 from ..share import base_url
+
+MAX_TOKEN = 64
 
 
 class SessionView:
-    """One session as seen through one link (role 'edit' or 'view')."""
+    """One session as seen through one link (role 'edit' or 'view'). Reads what a page needs, when it
+    needs it: the header and one game's rows for a scoring page; every row (cached per version, shared
+    by every phone) only for the state JSON, settle and history."""
 
     def __init__(self, token: str, row: dict, role: str):
         self.token = token
@@ -23,6 +27,7 @@ class SessionView:
         self.version = row["version"]
         self.edit_token = row["edit_token"]
         self.view_token = row["view_token"]
+        self.edit_gen = row["edit_gen"]
         self.role = role
 
     @property
@@ -30,46 +35,66 @@ class SessionView:
         return self.role == "edit"
 
     @cached_property
-    def row(self) -> dict:
-        return store.load(get_db(), self.id)
-
-    @property
-    def doc(self) -> dict:
-        return self.row["doc"]
+    def header(self) -> dict:
+        return store.header(get_db(), self.id)[0]
 
     @property
     def name(self) -> str:
-        return self.doc["name"]
+        return self.header["name"]
+
+    @property
+    def players(self) -> list[str]:
+        return self.header["players"]
+
+    @property
+    def currency(self) -> str:
+        return self.header.get("currency") or "EUR"
 
     @cached_property
-    def state(self) -> dict:
-        return compute_state(self.doc)
+    def games(self) -> list[GameRec]:
+        """Every game's head and running state (items read lazily)."""
+        return store.games(get_db(), self.id)
 
-    def undo_kind(self, gi: int) -> str | None:
-        """What undo would take back in game ``gi``: 'game' (its last action), 'add_game' (nothing is
-        recorded yet: undo removes the game itself) or None (nothing)."""
-        last = store.last_effective(get_db(), self.id, gi)
-        return last[1] if last else None
-
-    def game(self, gi: int, kind: str | None = None) -> dict:
-        games = self.doc["games"]
-        if not 0 <= gi < len(games) or (kind and games[gi]["kind"] != kind):
+    def game(self, gi: int, kind: str | None = None) -> GameRec:
+        if not 0 <= gi < len(self.games) or (kind and self.games[gi].kind != kind):
             abort(404)
-        return games[gi]
+        return self.games[gi]
+
+    @cached_property
+    def _full(self):
+        return store.cached(get_db(), self.id, self.version)
+
+    @property
+    def session(self):
+        """The whole session (every hand), cached per version."""
+        return self._full[0]
+
+    @property
+    def state(self) -> dict:
+        """companion-state/1, cached per version."""
+        return self._full[1]
+
+    def recent(self, gi: int, count: int):
+        """The last ``count`` items of game ``gi`` (what a live region shows)."""
+        return store.recent(get_db(), self.id, gi, count)
+
+    def undo_label(self, gi: int) -> str | None:
+        """What undo would take back in game ``gi``: "game" (its last action), "add_game" (nothing is
+        recorded yet: undo removes the game itself) or None."""
+        if not self.can_edit:
+            return None
+        return store.last_undoable(get_db(), self.id, gi)
 
 
 def open_session(token: str) -> SessionView:
     """The session behind a link, or 404. Marks the response as a capability page (noindex, no-store)."""
-    if len(token) > 64:
+    if not token or len(token) > MAX_TOKEN:
         abort(404)
     row, role = store.find(get_db(), token)
     if row is None:
         abort(404)
     g.capability_page = True
-    view = SessionView(token, row, role)
-    if request.method == "GET" and not is_poll():
-        store.remember(get_db(), security.browser_id(), view.id, role)
-    return view
+    return SessionView(token, row, role)
 
 
 def is_poll() -> bool:
@@ -77,7 +102,7 @@ def is_poll() -> bool:
 
 
 def unchanged_poll(view: SessionView) -> Response | None:
-    """An unchanged live poll costs one indexed lookup and answers 204 (htmx keeps what it has)."""
+    """An unchanged live poll that reached Flask (the middleware answers most of them): 204."""
     if is_poll() and request.args.get("since") == str(view.version):
         resp = Response(status=204)
         resp.headers["Vary"] = "HX-Request"
@@ -96,10 +121,22 @@ def render(template: str, view: SessionView | None = None, *, region: str = "liv
         current_app.update_template_context(ctx)
         body = "".join(tmpl.blocks[region](tmpl.new_context(ctx)))
     else:
+        if view is not None:
+            ctx.setdefault("beacon", needs_beacon(view))
         body = render_template(template, **ctx)
     resp = Response(body, status=status, mimetype="text/html")
     resp.headers["Vary"] = "HX-Request"
     return resp
+
+
+def needs_beacon(view: SessionView) -> bool:
+    """Whether the page should ask to be listed on this phone's home page (it is not yet, in this role).
+    The page asks with a POST when it loads: a GET never writes."""
+    row = get_db().execute("SELECT role, gen FROM browsers WHERE browser = ? AND session_id = ?",
+                           [security.browser_id(), view.id]).fetchone()
+    if row is None:
+        return True
+    return view.can_edit and (row[0] != "edit" or row[1] != view.edit_gen)
 
 
 def require_edit(token: str) -> SessionView:
@@ -116,16 +153,14 @@ def perform(view: SessionView, etype: str, payload: dict, location: str) -> stor
         abort(403)
     seen = request.form.get("v", type=int)
     key = request.form.get("k") or None
-    if key is not None and len(key) > 64:
-        raise RuleError("bad form key")
-    return store.write(get_db(), view.id, etype, payload, key=key, seen_version=seen, location=location)
+    if key is not None and (len(key) > store.MAX_KEY or not key.isascii()):
+        abort(400, description="This form's key is not valid: reload the page and try again.")
+    return store.write(get_db(), view.id, etype, payload, browser=security.browser_id(), key=key,
+                       seen_version=seen, location=location)
 
 
-def game_action(view: SessionView, gi: int, action: dict, location: str) -> store.Written:
-    """A rule action on game ``gi``; the position token the phone saw goes with it."""
-    at = request.form.get("at")
-    if at and "at" not in action:
-        action = {**action, "at": at}
+def game_action(view: SessionView, gi: int, action, location: str) -> store.Written:
+    """A typed rule action on game ``gi``, with the position the phone saw."""
     return perform(view, "game", {"game": gi, "action": action}, location)
 
 
@@ -134,25 +169,32 @@ def see_other(location: str):
 
 
 def links(view: SessionView) -> dict:
-    """Absolute links other phones can reach, and whether they are loopback only."""
-    root, loopback = base_url(current_app.config.get("BASE_URL"), request.host_url, request.host,
-                              request.environ.get("SERVER_PORT") and int(request.environ["SERVER_PORT"]))
+    """Absolute links other phones can reach (never built from the request's Host header), and why
+    they cannot when they cannot."""
+    port = request.environ.get("SERVER_PORT")
+    root, unreachable = base_url(current_app.config.get("BASE_URL"), current_app.config.get("BIND_HOST"),
+                                 int(port) if port and port.isdigit() else None)
     return {
         "watch": f"{root}/s/{view.view_token}",
         "edit": f"{root}/s/{view.edit_token}" if view.can_edit else None,
-        "loopback": loopback,
+        "unreachable": unreachable,
     }
 
 
-def web_module(kind: str):
-    """The kind's blueprint module, if it has one (companion.web.<kind>)."""
-    from importlib import import_module
-
-    try:
-        return import_module(f"companion.web.{kind}")
-    except ModuleNotFoundError:
-        return None
+def kind_of(rec: GameRec):
+    return kinds.KINDS[rec.kind]
 
 
-def game_title(game: dict) -> str:
-    return getattr(kinds.KINDS.get(game["kind"]), "TITLE", game["kind"].title())
+class FormError(Exception):
+    """A form that cannot become an action: {field: message}, nothing is written."""
+
+    def __init__(self, errors: dict):
+        super().__init__(", ".join(errors))
+        self.errors = errors
+
+
+def refusal(err: RuleError) -> int:
+    """The HTTP status of a refused write: 409 when another phone was first, 422 for bad input."""
+    from ..errors import Stale
+
+    return 409 if isinstance(err, Stale) else 422

@@ -3,7 +3,7 @@ charts, a player's page over time, and the exports (a session as CSV, the archiv
 files, which imports back).
 
 Which sessions a browser may see: the ones it created or opened (table ``browsers``), or all of them
-with the admin flag (``sessions._is_admin``). Every list query is driven by an index: ``browsers``' primary
+with the admin flag (``sessions.is_admin``). Every list query is driven by an index: ``browsers``' primary
 key (browser, session_id) or ``sessions_by_started``, ``session_players_by_key``, ``session_kinds_by_kind``
 (see ``explain`` below and tests/web/test_history.py).
 """
@@ -21,12 +21,13 @@ from flask import Blueprint, Response, abort, current_app, redirect, request, ur
 
 from .. import charts, csvexport, kinds, security, store
 from ..db import get_db
+from ..errors import RuleError
+from ..messages import N_, define, msg
 from ..money import format_amount
-from ..rules.errors import RuleError
-from ..sessionfile import compute_state, normalize_session
-from ..summary import player_key
-from .common import game_title, open_session, render, see_other, unchanged_poll
-from .sessions import _is_admin
+from ..session import Session, player_key, read_file, to_doc
+from .common import open_session, render, see_other, unchanged_poll
+from .i18n import t
+from .sessions import is_admin, scope_sql
 
 bp = Blueprint("history", __name__)
 
@@ -44,15 +45,6 @@ KEY_END = "\U0010ffff"  # key >= q AND key < q + KEY_END: a prefix match that us
 # ----------------------------------------------------------------------------------------------------
 # Which sessions, found through indexes
 # ----------------------------------------------------------------------------------------------------
-
-def _scope() -> tuple[str, list, str]:
-    """(FROM ... WHERE clause, its parameters, the SQL giving the token and role to link with)."""
-    if _is_admin():
-        return "FROM sessions s WHERE 1", [], "s.edit_token AS token, 'edit' AS role"
-    return ("FROM browsers b JOIN sessions s ON s.id = b.session_id WHERE b.browser = ?",
-            [security.browser_id()],
-            "CASE b.role WHEN 'edit' THEN s.edit_token ELSE s.view_token END AS token, b.role AS role")
-
 
 def _filters(args) -> tuple[dict, dict]:
     """The list's filters from the query string: {q, key, kind, from, to}, and errors by field."""
@@ -96,7 +88,7 @@ def _where(filters: dict) -> tuple[str, list]:
 
 def list_sql(filters: dict, page: int) -> tuple[str, list, str, list]:
     """(page query, params, count query, params): what ``index`` runs; exposed for EXPLAIN tests."""
-    scope, params, link = _scope()
+    scope, params, link = scope_sql()
     where, wparams = _where(filters)
     # the page is chosen on narrow rows (id, date, link), then only its 20 sessions' summaries are read
     rows = (f"SELECT s.id, s.name, s.started, s.summary, p.token, p.role FROM"
@@ -150,10 +142,10 @@ def _index(status: int = 200, **ctx):
     args = {k: v for k, v in (("q", filters["q"]), ("kind", filters["kind"]), ("from", filters["from"]),
                                ("to", filters["to"])) if v}
     return render("history.html", None, status=status, rows=rows[:PER_PAGE], total=total, page=page,
-                  pages=pages, filters=filters, errors=errors, is_admin=_is_admin(),
+                  pages=pages, filters=filters, errors=errors, is_admin=is_admin(),
                   prev_url=url_for("history.index", page=page - 1, **args) if page > 1 else None,
                   next_url=url_for("history.index", page=page + 1, **args) if len(rows) > PER_PAGE else None,
-                  kinds=[(k, m.TITLE) for k, m in kinds.KINDS.items()],
+                  kinds=[(k, kind.title) for k, kind in kinds.KINDS.items()],
                   imported=request.args.get("imported", type=int), **ctx)
 
 
@@ -166,48 +158,21 @@ def index():
 # A past session, hand by hand
 # ----------------------------------------------------------------------------------------------------
 
-def _signed(n) -> str:
-    return f"+{n}" if isinstance(n, int) and n > 0 else str(n if n is not None else "")
+def _chart(cid: str, chart: dict | None) -> str:
+    """A kind's chart (messages) drawn as an SVG figure in the reader's words."""
+    if not chart or len(chart["x_labels"]) < 2:
+        return ""
+    series = [{"name": s["name"], "values": s["values"], "color": charts.TEAM_COLORS.get(s.get("team"))}
+              for s in chart["series"]]
+    ref = chart.get("reference")
+    return charts.line_chart(cid, t(chart["title"]), [t(x) for x in chart["x_labels"]], series,
+                             reference={"value": ref["value"], "label": t(ref["label"])} if ref else None,
+                             unit=t(chart.get("unit")))
 
 
-def _mus_groups(gi: int, game: dict, gstate: dict, entries: list[dict]) -> list[dict]:
-    hands_info = {h.get("hand"): h for h in gstate.get("hands") or [] if isinstance(h, dict)}
-    chart_list = charts.score_charts(game, gstate)
-    by_game: dict[int, dict[int, list]] = {}
-    for e in entries:
-        by_game.setdefault(e["mus_game"] or 0, {}).setdefault(e["round"] or 0, []).append(e)
-    for number, h in hands_info.items():
-        if isinstance(h.get("game"), int) and isinstance(number, int):
-            by_game.setdefault(h["game"], {}).setdefault(number, [])
-    groups = []
-    charts_by_title = {i + 1: c for i, c in enumerate(chart_list)}
-    for g in sorted(by_game):
-        score = {"A": 0, "B": 0}
-        rounds = []
-        for hand in sorted(by_game[g]):
-            items = []
-            for e in by_game[g][hand]:
-                if e["team"] in score and isinstance(e["amount"], int):
-                    score[e["team"]] += e["amount"]
-                items.append({"who": e["team"] or "", "cls": f"team-{e['team'].lower()}" if e["team"] in score else "",
-                              "amount": _signed(e["amount"]), "why": e["why"], "lance": e["lance"] or ""})
-            info = hands_info.get(hand) or {}
-            meta = []
-            if info.get("mano"):
-                meta.append(f"mano {info['mano']}")
-            meta.append(f"A {score['A']} – {score['B']} B")
-            rounds.append({"label": f"Hand {hand}" if hand else "Hand ?", "meta": " · ".join(meta),
-                           "moves": items, "empty": "No points." if not items else ""})
-        chart = charts_by_title.get(g)
-        groups.append({"title": None if chart else f"Game {g}",
-                       "chart": charts.line_chart(f"chart-{gi}-{g}", **chart) if chart else "",
-                       "rounds": rounds})
-    return groups
-
-
-def _bundle(moves: list[dict]) -> list[dict]:
-    """Runs of 3+ movements from players into piles (antes, stakes) become one line that opens on the
-    individual reasons: '32 chips in: Ane 8, Bea 4, ...'."""
+def _moves(moves: list[dict]) -> list[dict]:
+    """A round's moves in words. A team's points read "A +3"; chip movements into piles that come in a
+    run of 3 or more (antes, stakes) become one line that opens on the individual reasons."""
     out: list[dict] = []
     run: list[dict] = []
 
@@ -215,70 +180,46 @@ def _bundle(moves: list[dict]) -> list[dict]:
         if len(run) >= 3:
             per: dict[str, int] = {}
             for m in run:
-                per[m["from"]] = per.get(m["from"], 0) + (m["n"] or 0)
+                per[m["from"]] = per.get(m["from"], 0) + m["amount"]
             piles = {m["to"] for m in run}
-            where = csvexport.place_name(next(iter(piles))) if len(piles) == 1 else "the piles"
-            out.append({"bundle": True, "amount": str(sum(per.values())), "cls": "", "who": "",
-                        "why": f"Into {where}: " + ", ".join(f"{p} {n}" for p, n in per.items()),
-                        "moves": list(run)})
+            where = csvexport.place_name(next(iter(piles))) if len(piles) == 1 else t(msg("hist.the_piles"))
+            out.append({"bundle": True, "amount": str(sum(per.values())),
+                        "why": t(msg("hist.into", where=where, items=[f"{p} {n}" for p, n in per.items()])),
+                        "moves": [{"amount": str(m["amount"]), "why": t(m["why"])} for m in run]})
         else:
-            out.extend(run)
+            out.extend({"who": "", "cls": "", "amount": str(m["amount"]) if m["amount"] else "", "why": t(m["why"])}
+                       for m in run)
         run.clear()
 
     for m in moves:
-        if m["from"] and not m["from"].startswith("@") and (m["to"] or "").startswith("@"):
+        if "team" in m:
+            flush()
+            out.append({"who": m["team"], "cls": f"team-{m['team'].lower()}", "why": t(m["why"]),
+                        "amount": f"+{m['amount']}" if m["amount"] > 0 else str(m["amount"])})
+        elif m.get("from") and not m["from"].startswith("@") and (m.get("to") or "").startswith("@"):
             run.append(m)
         else:
             flush()
-            out.append(m)
+            run.append(m)
+            flush()
     flush()
     return out
 
 
-def _chip_groups(gi: int, game: dict, gstate: dict, entries: list[dict]) -> list[dict]:
-    round_word = "Deal" if game.get("kind") == "newmarket" else "Hand"
-    rounds: dict = {}
-    for e in entries:
-        rounds.setdefault(e["round"], []).append(
-            {"who": "", "cls": "", "amount": str(e["amount"]) if e["amount"] else "", "n": e["amount"],
-             "why": e["why"], "lance": "", "from": e["from"], "to": e["to"]})
-    keys = sorted(k for k in rounds if k is not None) + ([None] if None in rounds else [])
-    out_rounds = [{"label": f"{round_word} {k}" if k is not None else "End of the game", "meta": "",
-                   "moves": _bundle(rounds[k]), "empty": ""} for k in keys]
-    chart = charts.chip_chart(game, gstate)
-    return [{"title": None, "chart": charts.line_chart(f"chart-{gi}", **chart) if chart else "",
-             "rounds": out_rounds}]
-
-
-def _other_groups(entries: list[dict]) -> list[dict]:
-    items = [{"who": e["team"] or "", "cls": "", "amount": _signed(e["amount"]), "why": e["why"], "lance": ""}
-             for e in entries]
-    return [{"title": None, "chart": "", "rounds": [{"label": "Log", "meta": "", "moves": items,
-                                                     "empty": "Nothing recorded yet." if not items else ""}]}]
-
-
-def game_sections(doc: dict, state: dict) -> list[dict]:
-    entries = csvexport.entries(doc, state)
+def game_sections(view) -> list[dict]:
     sections = []
-    for gi, (game, gstate) in enumerate(zip(doc["games"], state.get("games") or [])):
-        gstate = gstate if isinstance(gstate, dict) else {}
-        mine = [e for e in entries if e["game"] == gi + 1]
-        kind = game.get("kind")
-        try:
-            if kind == "mus":
-                groups = _mus_groups(gi, game, gstate, mine)
-                teams = gstate.get("teams") or {}
-                subtitle = " vs ".join(" & ".join(teams.get(t) or []) for t in ("A", "B") if teams.get(t))
-            elif kind in ("newmarket", "desmoche"):
-                groups = _chip_groups(gi, game, gstate, mine)
-                subtitle = ", ".join(game.get("seats") or [])
-            else:
-                groups, subtitle = _other_groups(mine), ""
-        except Exception:  # noqa: BLE001 - an engine's new shape must not hide the whole night
-            groups, subtitle = _other_groups(mine), ""
-        sections.append({"index": gi, "title": f"{gi + 1}. {game_title(game)}", "subtitle": subtitle,
-                         "kind": kind, "groups": groups,
-                         "empty": not mine})
+    for gi, rec in enumerate(view.session.games):
+        kind = kinds.KINDS[rec.kind]
+        groups = []
+        for k, grp in enumerate(kind.history(rec)):
+            groups.append({"title": t(grp["title"]) if grp.get("title") else None,
+                           "chart": _chart(f"chart-{gi}-{k}", grp.get("chart")),
+                           "rounds": [{"label": t(r["label"]), "meta": " · ".join(t(x) for x in r.get("meta", [])),
+                                       "moves": _moves(r["moves"])} for r in grp["rounds"]]})
+        sections.append({"index": gi, "title": t(msg("settle.game", n=gi + 1, title=msg(kind.title))),
+                         "subtitle": ", ".join(kind.seats(rec.head)), "result": t(kind.summary(rec)),
+                         "every": t(msg(f"hist.every.{kind.ledger_round}")), "groups": groups,
+                         "empty": not len(rec.items)})
     return sections
 
 
@@ -288,25 +229,14 @@ def session(token):
     unchanged = unchanged_poll(view)
     if unchanged:
         return unchanged
-    summary = {}
-    try:
-        from ..summary import summarize
-
-        summary = summarize(view.doc, view.state)
-    except Exception:  # noqa: BLE001
-        summary = {}
-    sections = game_sections(view.doc, view.state)
-    results = summary.get("games") or []
-    for sec in sections:
-        sec["result"] = results[sec["index"]].get("result", "") if sec["index"] < len(results) else ""
-    players = [{"name": p, "key": player_key(p)} for p in view.doc["players"] if player_key(p)]
-    return render("history_session.html", view, sections=sections, players=players)
+    players = [{"name": p, "key": player_key(p)} for p in view.players if player_key(p)]
+    return render("history_session.html", view, sections=game_sections(view), players=players)
 
 
 @bp.get("/s/<token>/session.csv")
 def csv_export(token):
     view = open_session(token)
-    body = "\ufeff" + csvexport.to_csv(view.doc, view.state)  # the BOM lets spreadsheets read accents
+    body = "\ufeff" + csvexport.to_csv(view.session)  # the BOM lets spreadsheets read accents
     resp = Response(body, mimetype="text/csv")
     resp.headers["Content-Disposition"] = f'attachment; filename="companion-session-{view.id}.csv"'
     resp.headers["Cache-Control"] = "no-store"
@@ -319,23 +249,24 @@ def csv_export(token):
 
 def player_sql(key: str) -> tuple[str, list]:
     """The player's visible sessions, oldest first, driven by ``session_players_by_key``. Only the
-    summary's Mus part and currency are taken out of it (by SQLite's JSON functions: thousands of rows)."""
-    cols = ("s.id, s.name, s.started, json_extract(s.summary, '$.mus'), {link}, sp.name, sp.net,"
+    summary's team games and currency are taken out of it (by SQLite's JSON functions: thousands of rows)."""
+    cols = ("s.id, s.name, s.started, json_extract(s.summary, '$.teams'), {link}, sp.name, sp.net,"
             " json_extract(s.summary, '$.currency')")
-    if _is_admin():
+    if is_admin():
         admin_cols = cols.format(link="s.edit_token, 'edit'")
         return (f"SELECT {admin_cols} FROM session_players sp"
                 " JOIN sessions s ON s.id = sp.session_id WHERE sp.key = ? ORDER BY s.started, s.id", [key])
-    link = "CASE b.role WHEN 'edit' THEN s.edit_token ELSE s.view_token END, b.role"
+    edit = "b.role = 'edit' AND b.gen = s.edit_gen"
+    link = f"CASE WHEN {edit} THEN s.edit_token ELSE s.view_token END, b.role"
     return (f"SELECT {cols.format(link=link)} FROM session_players sp"
             " JOIN browsers b ON b.session_id = sp.session_id AND b.browser = ?"
             " JOIN sessions s ON s.id = sp.session_id WHERE sp.key = ? ORDER BY s.started, s.id",
             [security.browser_id(), key])
 
 
-def _partners(key: str, mus_games: list[dict]) -> dict:
-    """Mus partnerships of one player: per partner, games and matches played and won together.
-    ``mus_games``: the summaries' ``mus`` entries of the player's sessions."""
+def _partners(key: str, team_games: list[dict]) -> dict:
+    """Partnerships of one player in team games: per partner, games and matches played and won together.
+    ``team_games``: the summaries' ``teams`` entries of the player's sessions."""
     keys: dict[str, str] = {}
 
     def k(name) -> str:
@@ -345,7 +276,7 @@ def _partners(key: str, mus_games: list[dict]) -> dict:
 
     table: dict[str, dict] = {}
     totals = {"games": 0, "won": 0, "matches": 0, "matches_won": 0}
-    for m in mus_games:
+    for m in team_games:
         if not isinstance(m, dict):
             continue
         teams = m.get("teams") or {}
@@ -391,15 +322,15 @@ def _net_chart(points: list[dict], code: str, cid: str) -> str:
             running += net
             labels.append(month)
             values.append(running)
-        title = f"Net won or lost over time, month by month ({code})"
+        title = t(msg("hist.net_months", code=code))
     else:
-        labels, values, running = ["start"], [0], 0
+        labels, values, running = [t(msg("chart.start"))], [0], 0
         for p in points:
             running += p["net"]
             labels.append(p["date"] or "?")
             values.append(running)
-        title = f"Net won or lost over time, session by session ({code})"
-    return charts.line_chart(cid, title, labels, [{"name": f"Net ({code})", "values": values}],
+        title = t(msg("hist.net_sessions", code=code))
+    return charts.line_chart(cid, title, labels, [{"name": t(msg("hist.net", code=code)), "values": values}],
                              fmt=lambda v: _money(int(round(v)), code))
 
 
@@ -414,28 +345,30 @@ def player(key):
     rows = get_db().execute(sql, params).fetchall()
     if not rows:
         abort(404)
-    mus_parts: list[str] = []
+    team_parts: list[str] = []
     money: dict[str, list[dict]] = {}
     sessions = []
-    for sid, sname, started, mus_json, token, _role, _name, net, code in rows:
-        if mus_json and mus_json.startswith("[") and mus_json != "[]":
-            mus_parts.append(mus_json[1:-1])
+    for sid, sname, started, teams_json, token, _role, _name, net, code in rows:
+        if teams_json and teams_json.startswith("[") and teams_json != "[]":
+            team_parts.append(teams_json[1:-1])
         code = code or DEFAULT_CURRENCY
         day = (started or "")[:10]
         if net:
             money.setdefault(code, []).append({"date": day, "net": net})
         sessions.append((sname, day, token, net, code))
-    recent = [{"name": n, "date": d, "token": t, "net": v, "net_text": _money(v, c, True),
-               "cls": "pos" if v > 0 else "neg" if v < 0 else ""} for n, d, t, v, c in reversed(sessions[-PER_PAGE:])]
-    mus_games = json.loads("[" + ",".join(mus_parts) + "]")  # one parse for thousands of sessions
-    name = rows[-1][6]
-    nets = [{"code": code, "total": _money(sum(p["net"] for p in pts), code, True),
-             "cls": "pos" if sum(p["net"] for p in pts) > 0 else "neg" if sum(p["net"] for p in pts) < 0 else "",
-             "chart": _net_chart(pts, code, f"net-{i}")}
-            for i, (code, pts) in enumerate(sorted(money.items()))]
-    return render("player.html", None, name=name, key=clean, count=len(rows), nets=nets,
-                  partners=_partners(clean, mus_games), recent=recent, first=sessions[0][1],
-                  last=sessions[-1][1])
+    recent = [{"name": n, "date": d, "token": tk, "net": v, "net_text": _money(v, c, True),
+               "cls": "pos" if v > 0 else "neg" if v < 0 else ""} for n, d, tk, v, c in reversed(sessions[-PER_PAGE:])]
+    team_games = json.loads("[" + ",".join(team_parts) + "]")  # one parse for thousands of sessions
+    name = rows[-1][5]
+    nets = []
+    for i, (code, pts) in enumerate(sorted(money.items())):
+        total = sum(p["net"] for p in pts)
+        nets.append({"code": code, "total": _money(total, code, True), "cls": "pos" if total > 0 else "neg" if total < 0 else "",
+                     "chart": _net_chart(pts, code, f"net-{i}")})
+    resp = render("player.html", None, name=name, key=clean, count=len(rows), nets=nets,
+                  partners=_partners(clean, team_games), recent=recent, first=sessions[0][1], last=sessions[-1][1])
+    resp.headers["Cache-Control"] = "no-store"   # lists edit links
+    return resp
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -449,13 +382,13 @@ def _slug(text: str) -> str:
 
 @bp.get("/history/archive.zip")
 def archive():
-    scope, params, _link = _scope()
-    rows = get_db().execute(f"SELECT s.id, s.started, s.name, s.doc {scope} ORDER BY s.started, s.id",
-                            params).fetchall()
+    scope, params, _link = scope_sql()
+    db = get_db()
+    rows = db.execute(f"SELECT s.id, s.started, s.name {scope} ORDER BY s.started, s.id", params).fetchall()
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for sid, started, name, doc in rows:
-            text = json.dumps(json.loads(doc), ensure_ascii=False, indent=2) + "\n"
+        for sid, started, name in rows:
+            text = json.dumps(to_doc(store.load(db, sid)), ensure_ascii=False, indent=2) + "\n"
             zf.writestr(f"{(started or '')[:10]}-{_slug(name)}-{sid}.json", text)
     resp = Response(buf.getvalue(), mimetype="application/zip")
     resp.headers["Content-Disposition"] = 'attachment; filename="companion-archive.zip"'
@@ -468,81 +401,90 @@ def _archive_upload_limit(endpoint, _values):
     # url value preprocessors run before every before_request hook, so before the CSRF check parses
     # the form under the app-wide limit
     if endpoint == "history.import_archive":
-        try:  # settable per request since Flask 3.1; before that the app-wide limit stays
-            request.max_content_length = max(MAX_UPLOAD_BYTES, current_app.config.get("MAX_CONTENT_LENGTH") or 0)
-        except AttributeError:
-            pass
+        request.max_content_length = max(MAX_UPLOAD_BYTES, current_app.config.get("MAX_CONTENT_LENGTH") or 0)
 
 
 class ArchiveError(ValueError):
-    pass
+    def __init__(self, m: dict):
+        super().__init__(m["code"])
+        self.msg = m
 
 
-def read_archive(raw: bytes) -> list[tuple[str, dict]]:
-    """Every session file of a zip, validated: [(file name, normalized doc)]. Raises ArchiveError naming
-    the first bad file (``file.json: path: message``); nothing is imported then."""
+def read_archive(raw: bytes) -> list[tuple[str, Session]]:
+    """Every session file of a zip, checked: [(file name, session)]. Raises ArchiveError naming the first
+    bad file (``file.json: path: message``); nothing is imported then."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
     except zipfile.BadZipFile:
-        raise ArchiveError("This is not a zip file.") from None
-    docs = []
+        raise ArchiveError(msg("archive.not_zip")) from None
+    out = []
     total = 0
     with zf:
         infos = [i for i in zf.infolist()
                  if not i.is_dir() and not i.filename.startswith("__MACOSX/")
                  and not i.filename.rsplit("/", 1)[-1].startswith(".")]
         if not infos:
-            raise ArchiveError("The zip holds no session file.")
+            raise ArchiveError(msg("archive.empty"))
         if len(infos) > MAX_ARCHIVE_FILES:
-            raise ArchiveError(f"The zip holds {len(infos)} files: at most {MAX_ARCHIVE_FILES} at once.")
+            raise ArchiveError(msg("archive.too_many", n=len(infos), max=MAX_ARCHIVE_FILES))
         for info in infos:
-            name = info.filename
+            name = info.filename[:200]
             if not name.lower().endswith(".json"):
-                raise ArchiveError(f"{name}: not a session file (.json expected).")
+                raise ArchiveError(msg("archive.not_json", name=name))
             if info.file_size > MAX_FILE_BYTES:
-                raise ArchiveError(f"{name}: too large ({info.file_size} bytes).")
+                raise ArchiveError(msg("archive.too_large", name=name))
             try:
                 with zf.open(info) as fh:
                     data = fh.read(MAX_FILE_BYTES + 1)
             # a damaged zip fails inside the decompressor (zlib.error, EOFError), not only as BadZipFile
             except (zipfile.BadZipFile, RuntimeError, NotImplementedError, zlib.error, EOFError, OSError,
-                    ValueError) as err:
-                raise ArchiveError(f"{name}: cannot be read, the zip is damaged ({err}).") from None
+                    ValueError):
+                raise ArchiveError(msg("archive.damaged", name=name)) from None
             total += len(data)
             if len(data) > MAX_FILE_BYTES or total > MAX_ARCHIVE_BYTES:
-                raise ArchiveError(f"{name}: too large.")
+                raise ArchiveError(msg("archive.too_large", name=name))
             try:
-                doc = json.loads(data.decode("utf-8"))
-            except UnicodeDecodeError:
-                raise ArchiveError(f"{name}: not text (UTF-8 JSON expected).") from None
-            except json.JSONDecodeError as err:
-                raise ArchiveError(f"{name}: not JSON: line {err.lineno}, column {err.colno}: {err.msg}.") from None
-            except RecursionError:
-                raise ArchiveError(f"{name}: not a session file (nested too deeply).") from None
-            try:
-                doc = normalize_session(doc)
-                compute_state(doc)
+                sess = read_file(data)
             except RuleError as err:
-                raise ArchiveError(f"{name}: {err.path or '$'}: {err.message}") from None
-            except Exception:  # noqa: BLE001 - an engine tripping on odd input: refuse the file, not 500
-                raise ArchiveError(f"{name}: not a valid session file (its games cannot be replayed).") from None
-            docs.append((name, doc))
-    return docs
+                raise ArchiveError(msg("archive.bad_file", name=name, path=err.path or "$", why=err.msg)) from None
+            out.append((name, sess))
+    return out
 
 
 @bp.post("/history/import")
 def import_archive():
     upload = request.files.get("archive")
     if upload is None or not upload.filename:
-        return _index(status=422, errors={"archive": "Choose an archive (.zip) to import."})
+        return _index(status=422, errors={"archive": t(msg("archive.choose"))})
     try:
-        docs = read_archive(upload.read())
+        sessions = read_archive(upload.read())
     except ArchiveError as err:
-        return _index(status=422, errors={"archive": f"Refused, nothing imported. {err}"})
-    db = get_db()
+        return _index(status=422, errors={"archive": t(msg("archive.refused", why=err.msg))})
     key = request.form.get("k") or None
-    if key is not None and len(key) > 64:
+    if key is not None and (len(key) > store.MAX_KEY or not key.isascii()):
         abort(400)
     # one transaction: a failure half-way (disk full, a lock timeout) leaves nothing imported
-    store.create_many(db, [doc for _name, doc in docs], key=key, browser=security.browser_id())
-    return see_other(url_for("history.index", imported=len(docs)))
+    store.create_many(get_db(), [sess for _name, sess in sessions], key=key, browser=security.browser_id())
+    return see_other(url_for("history.index", imported=len(sessions)))
+
+
+define("archive", {
+    "not_zip": N_("This is not a zip file."),
+    "empty": N_("The zip holds no session file."),
+    "too_many": N_("The zip holds %(n)s files: at most %(max)s at once."),
+    "not_json": N_("%(name)s: not a session file (.json expected)."),
+    "too_large": N_("%(name)s: too large."),
+    "damaged": N_("%(name)s: cannot be read, the zip is damaged."),
+    "bad_file": N_("%(name)s: %(path)s: %(why)s"),
+    "choose": N_("Choose an archive (.zip) to import."),
+    "refused": N_("Refused, nothing imported. %(why)s"),
+})
+define("hist", {
+    "the_piles": N_("the piles"),
+    "into": N_("Into %(where)s: %(items)s"),
+    "every.hand": N_("Every hand, with the reasons"),
+    "every.deal": N_("Every deal, with the reasons"),
+    "net_months": N_("Net won or lost over time, month by month (%(code)s)"),
+    "net_sessions": N_("Net won or lost over time, session by session (%(code)s)"),
+    "net": N_("Net (%(code)s)"),
+})

@@ -1,48 +1,65 @@
 """Sessions: start one, open it, share it, undo, and the session file (export, import, state JSON)."""
 from __future__ import annotations
 
+import hashlib
 import json
-import secrets
 from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, request, session, url_for
 
 from .. import kinds, security, store
 from ..db import get_db
-from ..rules.errors import RuleError
-from ..sessionfile import FORMAT, MAX_PLAYERS, clean_name, clean_session_name, normalize_session, same_player
+from ..errors import RuleError
+from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, read_file, same_player, to_doc
 from ..share import qr_svg
-from .common import game_title, links, open_session, perform, require_edit, render, see_other, unchanged_poll, web_module
+from .common import (SessionView, links, open_session, perform, refusal, render, require_edit, see_other,
+                     unchanged_poll)
+from .i18n import t
 
 bp = Blueprint("sessions", __name__)
+FIRST_ROWS, MORE_ROWS = 8, 8
 
 
-def _is_admin() -> bool:
+def _admin_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def is_admin() -> bool:
+    """The admin flag: the cookie keeps a hash of the admin token, never the token itself."""
     token = current_app.config.get("ADMIN_TOKEN")
-    return bool(token) and secrets.compare_digest(session.get("admin", ""), token)
+    mark = session.get("admin")
+    return bool(token) and isinstance(mark, str) and security.same_secret(mark, _admin_digest(token))
+
+
+def scope_sql() -> tuple[str, list, str]:
+    """(FROM ... WHERE clause, its parameters, the SQL giving the token and role to link with) for the
+    sessions this browser may list. An edit role counts only for the scoring link it opened: after the
+    link is replaced, a browser that held the old one lists the session as a watcher."""
+    if is_admin():
+        return "FROM sessions s WHERE 1", [], "s.edit_token AS token, 'edit' AS role"
+    edit = "b.role = 'edit' AND b.gen = s.edit_gen"
+    return ("FROM browsers b JOIN sessions s ON s.id = b.session_id WHERE b.browser = ?",
+            [security.browser_id()],
+            f"CASE WHEN {edit} THEN s.edit_token ELSE s.view_token END AS token,"
+            f" CASE WHEN {edit} THEN 'edit' ELSE 'view' END AS role")
 
 
 def _my_sessions(limit: int = 50) -> list[dict]:
-    db = get_db()
-    if _is_admin():
-        rows = db.execute(
-            "SELECT id, name, started, edit_token, summary, 'edit' FROM sessions ORDER BY started DESC, id DESC LIMIT ?",
-            [limit]).fetchall()
-    else:
-        rows = db.execute(
-            "SELECT s.id, s.name, s.started, CASE b.role WHEN 'edit' THEN s.edit_token ELSE s.view_token END,"
-            " s.summary, b.role FROM browsers b JOIN sessions s ON s.id = b.session_id"
-            " WHERE b.browser = ? ORDER BY s.started DESC, s.id DESC LIMIT ?",
-            [security.browser_id(), limit]).fetchall()
-    return [{"id": r[0], "name": r[1], "started": r[2], "token": r[3], "summary": json.loads(r[4]), "role": r[5]}
+    scope, params, link = scope_sql()
+    rows = get_db().execute(f"SELECT s.id, s.name, s.started, {link}, s.summary {scope}"
+                            " ORDER BY s.started DESC, s.id DESC LIMIT ?", [*params, limit]).fetchall()
+    return [{"id": r[0], "name": r[1], "started": r[2], "token": r[3], "role": r[4], "summary": json.loads(r[5])}
             for r in rows]
 
 
 def _home(status: int = 200, **ctx):
     ctx.setdefault("errors", {})
     ctx.setdefault("form", {})
-    return render("home.html", None, status=status, sessions=_my_sessions(), is_admin=_is_admin(),
-                  max_players=MAX_PLAYERS, **ctx)
+    rows = ctx.pop("rows", None) or FIRST_ROWS
+    resp = render("home.html", None, status=status, sessions=_my_sessions(), is_admin=is_admin(),
+                  max_players=MAX_PLAYERS, rows=rows, **ctx)
+    resp.headers["Cache-Control"] = "no-store"   # lists edit links
+    return resp
 
 
 @bp.get("/")
@@ -50,30 +67,31 @@ def home():
     return _home()
 
 
-def _read_new_session_form(form) -> tuple[dict, dict]:
+def _read_new_session_form(form, rows: int) -> tuple[dict, dict]:
     errors: dict[str, str] = {}
     try:
         name = clean_session_name(form.get("name", ""))
     except RuleError as err:
-        errors["name"] = err.message
+        errors["name"] = t(err.msg)
         name = ""
     players: list[str] = []
-    for i in range(MAX_PLAYERS):
+    for i in range(rows):
         raw = form.get(f"p{i}", "")
         if not raw.strip():
             continue
         try:
             player = clean_name(raw, f"p{i}")
         except RuleError as err:
-            errors[f"p{i}"] = err.message
+            errors[f"p{i}"] = t(err.msg)
             continue
         same = same_player(player, players)
         if same is not None:
-            errors[f"p{i}"] = f"{player} is already listed" + ("" if same == player else f" (as {same})")
+            code = "session.listed_twice" if same == player else "session.listed_twice_as"
+            errors[f"p{i}"] = t({"code": code, "name": player, "same": same})
             continue
         players.append(player)
     if len(players) < 2 and not any(k.startswith("p") for k in errors):
-        errors["players"] = "Type at least two players."
+        errors["players"] = t({"code": "web.two_players"})
     doc = {"format": FORMAT, "name": name, "started": datetime.now().astimezone().isoformat(timespec="seconds"),
            "players": players, "games": []}
     currency = form.get("currency", "").strip().upper()
@@ -82,17 +100,30 @@ def _read_new_session_form(form) -> tuple[dict, dict]:
     return doc, errors
 
 
+def _rows(form) -> int:
+    try:
+        rows = int(form.get("rows") or FIRST_ROWS)
+    except ValueError:
+        rows = FIRST_ROWS
+    return max(FIRST_ROWS, min(MAX_PLAYERS, rows))
+
+
 @bp.post("/new")
 def create():
-    doc, errors = _read_new_session_form(request.form)
+    form = request.form
+    rows = _rows(form)
+    if form.get("more"):   # "More players": the same form with more rows (works without JavaScript)
+        return _home(form=form, rows=min(MAX_PLAYERS, rows + MORE_ROWS))
+    doc, errors = _read_new_session_form(form, rows)
+    header = None
     if not errors:
         try:
-            normalize_session(doc)
+            header = normalize_header(doc)
         except RuleError as err:
-            errors[err.path if err.path in ("name", "currency") else "players"] = err.message
+            errors[err.path if err.path in ("name", "currency") else "players"] = t(err.msg)
     if errors:
-        return _home(status=422, errors=errors, form=request.form)
-    written = store.create(get_db(), doc, key=request.form.get("k") or None,
+        return _home(status=422, errors=errors, form=form, rows=rows)
+    written = store.create(get_db(), Session(header), browser=security.browser_id(), key=form.get("k") or None,
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 
@@ -101,18 +132,13 @@ def create():
 def import_file():
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _home(status=422, errors={"file": "Choose a session file (.json) to import."})
-    raw = upload.read()
+        return _home(status=422, errors={"file": t({"code": "web.choose_file"})})
     try:
-        doc = json.loads(raw.decode("utf-8"))
-        doc = normalize_session(doc)
-    except UnicodeDecodeError:
-        return _home(status=422, errors={"file": "This file is not text (UTF-8 JSON expected)."})
-    except json.JSONDecodeError as err:
-        return _home(status=422, errors={"file": f"Not JSON: line {err.lineno}, column {err.colno}: {err.msg}."})
+        sess = read_file(upload.read())
     except RuleError as err:
-        return _home(status=422, errors={"file": f"Refused, nothing imported. {err}"})
-    written = store.create(get_db(), doc, key=request.form.get("k") or None,
+        return _home(status=422, errors={"file": t({"code": "web.refused_file", "path": err.path or "$",
+                                                    "why": err.msg})})
+    written = store.create(get_db(), sess, browser=security.browser_id(), key=request.form.get("k") or None,
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 
@@ -121,89 +147,94 @@ def import_file():
 def admin():
     token = current_app.config.get("ADMIN_TOKEN")
     given = request.args.get("token", "")
-    if not token or not secrets.compare_digest(given, token):
+    if not token or not security.same_secret(given, token):
         abort(404)
-    session["admin"] = given
+    session["admin"] = _admin_digest(token)
+    session.permanent = True
     return see_other(url_for("sessions.home"))
 
 
-def _game_cards(view) -> list[dict]:
+def _game_cards(view: SessionView) -> list[dict]:
     cards = []
-    for gi, (game, state) in enumerate(zip(view.doc["games"], view.state["games"])):
-        web = web_module(game["kind"])
-        cards.append({
-            "index": gi,
-            "title": game_title(game),
-            "headline": web.headline(game, state) if web and hasattr(web, "headline") else "",
-            "url": url_for(f"{game['kind']}.game", token=view.token, gi=gi) if web else None,
-        })
+    for gi, rec in enumerate(view.games):
+        kind = kinds.KINDS[rec.kind]
+        cards.append({"index": gi, "title": kind.title, "headline": kind.headline(rec),
+                      "url": url_for(f"{rec.kind}.game", token=view.token, gi=gi)})
     return cards
 
 
-def _new_game_links(view) -> list[dict]:
-    out = []
-    for kind, module in kinds.KINDS.items():
-        if web_module(kind) is not None:
-            out.append({"title": module.TITLE, "url": url_for(f"{kind}.new", token=view.token)})
-    return out
+def _new_game_links(view: SessionView) -> list[dict]:
+    return [{"title": kind.title, "url": url_for(f"{name}.new", token=view.token)}
+            for name, kind in kinds.KINDS.items()]
 
 
-def _session_page(view, status: int = 200, **ctx):
+def _session_page(view: SessionView, status: int = 200, **ctx):
     share = links(view)
     ctx.setdefault("errors", {})
     return render("session.html", view, status=status, games=_game_cards(view), new_games=_new_game_links(view),
                   share=share, watch_qr=qr_svg(share["watch"], "QR code of the watch link"),
                   edit_qr=qr_svg(share["edit"], "QR code of the scoring link") if share["edit"] else None,
-                  has_settle="settle" in current_app.blueprints, **ctx)
+                  **ctx)
 
 
 @bp.get("/s/<token>")
 def show(token):
     view = open_session(token)
-    return unchanged_poll(view) or _session_page(view)
+    return unchanged_poll(view) or _session_page(view, replaced=request.args.get("replaced") == "1")
+
+
+@bp.post("/s/<token>/opened")
+def opened(token):
+    """This phone opened the session: list it on its home page (a POST the page sends; never a GET)."""
+    view = open_session(token)
+    store.remember(get_db(), security.browser_id(), view.id, view.role, view.edit_gen)
+    return Response(status=204)
 
 
 @bp.post("/s/<token>/rename")
 def rename(token):
-    view = open_session(token)
+    view = require_edit(token)
     try:
         perform(view, "rename", {"name": request.form.get("name", "")}, url_for("sessions.show", token=token))
     except RuleError as err:
-        return _session_page(view, status=422, errors={"rename": err.message})
+        return _session_page(view, status=refusal(err), errors={"rename": t(err.msg)})
     return see_other(url_for("sessions.show", token=token))
 
 
 @bp.post("/s/<token>/players")
 def add_player(token):
-    view = open_session(token)
+    view = require_edit(token)
     try:
         perform(view, "add_player", {"name": request.form.get("name", "")}, url_for("sessions.show", token=token))
     except RuleError as err:
-        return _session_page(view, status=422, errors={"player": err.message})
+        return _session_page(view, status=refusal(err), errors={"player": t(err.msg)})
     return see_other(url_for("sessions.show", token=token))
 
 
 @bp.post("/s/<token>/undo/<int:gi>")
 def undo(token, gi):
     view = require_edit(token)
-    if not 0 <= gi < len(view.doc["games"]):
-        abort(404)
-    kind = view.doc["games"][gi]["kind"]
-    game_url = url_for(f"{kind}.game", token=token, gi=gi) if web_module(kind) else url_for("sessions.show", token=token)
+    rec = view.game(gi)
+    game_url = url_for(f"{rec.kind}.game", token=token, gi=gi)
     target = request.form.get("target", type=int)
     try:
         written = perform(view, "undo", {"game": gi, "target": target}, game_url)
     except RuleError as err:
-        return _session_page(view, status=409, errors={"undo": err.message})
-    still_there = gi < len(store.load(get_db(), view.id)["doc"]["games"])
+        return _session_page(view, status=409, errors={"undo": t(err.msg)})
+    still_there = store.game(get_db(), view.id, gi) is not None
     return see_other(written.location if still_there else url_for("sessions.show", token=token))
 
 
-@bp.post("/s/<token>/revoke")
-def revoke(token):
+@bp.route("/s/<token>/replace", methods=["GET", "POST"])
+def replace(token):
+    """Replace the scoring link: asked first, then done, and said."""
     view = require_edit(token)
-    new = store.revoke_edit(get_db(), view.id)
-    return see_other(url_for("sessions.show", token=new))
+    if request.method == "GET":
+        return render("replace.html", view)
+    new = store.replace_edit(get_db(), view.id)
+    row, _role = store.find(get_db(), new)
+    store.remember(get_db(), security.browser_id(), view.id, "edit", row["edit_gen"])
+    return see_other(url_for("sessions.show", token=new, replaced=1))
 
 
 def _json(obj, filename: str | None = None) -> Response:
@@ -217,7 +248,7 @@ def _json(obj, filename: str | None = None) -> Response:
 @bp.get("/s/<token>/session.json")
 def export(token):
     view = open_session(token)
-    return _json(view.doc, filename=f"companion-session-{view.id}.json")
+    return _json(to_doc(view.session), filename=f"companion-session-{view.id}.json")
 
 
 @bp.get("/s/<token>/state.json")
@@ -225,3 +256,12 @@ def state(token):
     """companion-state/1 for anyone holding the view (or edit) link."""
     view = open_session(token)
     return _json(view.state)
+
+
+from ..messages import N_, define  # noqa: E402
+
+define("web", {
+    "two_players": N_("Type at least two players."),
+    "choose_file": N_("Choose a session file (.json) to import."),
+    "refused_file": N_("Refused, nothing imported. %(path)s: %(why)s"),
+})

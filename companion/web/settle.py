@@ -1,112 +1,99 @@
 """Settle up: each player's net for the night in money, broken down by game, the payments (fewest
 possible, or banker mode), paid marks, and a plain-text copy for a group chat.
 
-The numbers are the state's ``settle`` section (``companion/rules/settle.py`` via ``compute_state``);
-this page only presents them. Anyone holding the view link sees it; only the edit link gets controls.
+The numbers are the state's ``settle`` section (``companion.session.settle_of``); this page only presents
+them. Anyone holding the view link sees it; only the edit link gets controls.
 """
 from __future__ import annotations
 
 from flask import Blueprint, request, url_for
 
 from .. import kinds
+from ..errors import RuleError
+from ..messages import N_, define, msg
 from ..money import format_amount
-from ..rules.errors import RuleError
-from ..rules.settle import EXACT_LIMIT
-from ..store import Conflict
-from .common import game_title, open_session, perform, render, require_edit, see_other, unchanged_poll, web_module
+from ..session import settle_of
+from ..settle import EXACT_LIMIT
+from .common import SessionView, open_session, perform, refusal, render, require_edit, see_other, unchanged_poll
+from .i18n import t
 
 bp = Blueprint("settle", __name__)
 
-DEFAULT_CURRENCY = "EUR"
 COPY_COLUMNS = 30  # characters per line of the copy box on a 360 px phone (wrapping counted generously)
 
-
-def currency_of(doc: dict) -> str:
-    return doc.get("currency") or DEFAULT_CURRENCY
-
-
-def _game_link(view, gi: int, game: dict) -> str | None:
-    web = web_module(game["kind"])
-    if web is None:
-        return None
-    try:
-        return url_for(f"{game['kind']}.game", token=view.token, gi=gi)
-    except Exception:  # noqa: BLE001 - a game blueprint still being written
-        return None
-
-
-def _on_table_by_game(doc: dict, state: dict) -> list[int]:
-    """Money each game still has on the table (minor units); 0 when its kind cannot say."""
-    out = []
-    for game, gstate in zip(doc["games"], state.get("games") or []):
-        try:
-            left = kinds.get(game["kind"]).settlement(game, gstate).get("on_table", 0)
-        except Exception:  # noqa: BLE001 - engines are young: never break the settle page
-            left = 0
-        out.append(left if isinstance(left, int) else 0)
-    return out
-
-
-def _by_game(doc: dict, state: dict) -> list[dict]:
-    rows = state["settle"].get("by_game")
-    if isinstance(rows, list) and len(rows) == len(doc["games"]):
-        return rows
-    out = []
-    for game, gstate in zip(doc["games"], state.get("games") or []):
-        try:
-            out.append(dict(kinds.get(game["kind"]).settlement(game, gstate).get("net", {})))
-        except Exception:  # noqa: BLE001
-            out.append({})
-    return out
+define("settle", {
+    "plan.exact": N_("The fewest payments possible: %(n)s (exact plan)."),
+    "plan.even": N_("Nothing to pay: everyone is even."),
+    "plan.greedy": N_("The greedy plan: more than %(limit)s players are not at zero (%(count)s), so the largest "
+                      "debtor pays the largest creditor, %(n)s payments; it may not be the fewest possible."),
+    "plan.banker": ("Banker mode: everyone pays %(banker)s, or is paid by %(banker)s (%(n)s payment).",
+                    "Banker mode: everyone pays %(banker)s, or is paid by %(banker)s (%(n)s payments).", "n"),
+    "plan.unbalanced": N_("%(amount)s is still on the table: nobody can be paid yet."),
+    "status.on_table": N_("%(amount)s still on the table"),
+    "status.settled": N_("Settled ✓"),
+    "status.marked": N_("%(paid)s of %(n)s payments marked paid"),
+    "status.to_make": ("%(n)s payment to make", "%(n)s payments to make", "n"),
+    "copy.nets": N_("Nets: %(items)s"),
+    "copy.net": N_("%(name)s %(amount)s"),
+    "copy.not_settled": N_("Not settled yet: %(amount)s still on the table."),
+    "copy.not_settled_games": N_("Not settled yet: %(amount)s still on the table (end %(games)s first)."),
+    "copy.payments": N_("Payments:"),
+    "copy.payment": N_("• %(from)s → %(to)s: %(amount)s"),
+    "copy.payment_paid": N_("• %(from)s → %(to)s: %(amount)s ✓ paid"),
+    "copy.all_paid": N_("All paid: settled."),
+    "game": N_("%(n)s. %(title)s"),
+    "not_in_plan": N_("That payment is not in the plan."),
+})
 
 
 def _is_paid(payment: dict, paid: list[dict]) -> bool:
     return {"from": payment["from"], "to": payment["to"], "amount": payment["amount"]} in paid
 
 
-def settle_context(view) -> dict:
+def settle_context(view: SessionView) -> dict:
     """Everything the settle page shows, with amounts already written as people write them."""
-    doc, state = view.doc, view.state
-    code = currency_of(doc)
-    st = state["settle"]
-    money = lambda v, plus=False: format_amount(v, code, plus=plus)  # noqa: E731
-    titles = [f"{gi + 1}. {game_title(g)}" for gi, g in enumerate(doc["games"])]
-    by_game = _by_game(doc, state)
+    head = view.header
+    code = view.currency
+    st = view.state["settle"]
+
+    def money(v, plus=False):
+        return format_amount(v, code, plus=plus)
+
+    titles = [msg("settle.game", n=gi + 1, title=msg(kinds.KINDS[rec.kind].title)) for gi, rec in enumerate(view.games)]
+    by_game = st["by_game"]
     players = []
-    for name in doc["players"]:
+    for name in view.players:
         value = st["net"].get(name, 0)
         parts = [{"title": titles[gi], "amount": money(row.get(name, 0), plus=True)}
                  for gi, row in enumerate(by_game) if row.get(name, 0)]
         players.append({"name": name, "net": value, "text": money(value, plus=True),
                         "cls": "pos" if value > 0 else "neg" if value < 0 else "zero", "games": parts})
-    paid_marks = (doc.get("settle") or {}).get("paid") or []
-    payments = [{**p, "text": money(p["amount"]), "paid": _is_paid(p, paid_marks)} for p in st["payments"]]
+    marks = (head.get("settle") or {}).get("paid") or []
+    payments = [{**p, "text": money(p["amount"]), "paid": _is_paid(p, marks)} for p in st["payments"]]
     method = st["method"]
-    banker = (doc.get("settle") or {}).get("banker")
+    banker = (head.get("settle") or {}).get("banker")
     on_table_games = []
     if method == "unbalanced":
-        for gi, left in enumerate(_on_table_by_game(doc, state)):
-            if left:
-                on_table_games.append({"title": titles[gi], "amount": money(left),
-                                       "url": _game_link(view, gi, doc["games"][gi])})
+        for gi, rec in enumerate(view.games):
+            result = kinds.KINDS[rec.kind].settlement(rec)
+            if result["on_table"]:
+                on_table_games.append({"title": titles[gi], "amount": money(result["on_table"]),
+                                       "note": result.get("note"),
+                                       "url": url_for(f"{rec.kind}.game", token=view.token, gi=gi)})
     not_zero = sum(1 for v in st["net"].values() if v)
     if method == "exact":
-        plan = (f"The fewest payments possible: {len(payments)} (exact plan)." if payments
-                else "Nothing to pay: everyone is even.")
+        plan = msg("settle.plan.exact", n=len(payments)) if payments else msg("settle.plan.even")
     elif method == "greedy":
-        plan = (f"The greedy plan: more than {EXACT_LIMIT} players not at zero ({not_zero}), so the "
-                f"largest debtor pays the largest creditor, {len(payments)} payments; it may not be the "
-                "fewest possible.")
+        plan = msg("settle.plan.greedy", limit=EXACT_LIMIT, count=not_zero, n=len(payments))
     elif method == "banker":
-        plan = (f"Banker mode: everyone pays {banker}, or is paid by {banker} "
-                f"({len(payments)} payment{'s' if len(payments) != 1 else ''}).")
+        plan = msg("settle.plan.banker", banker=banker, n=len(payments))
     else:
-        plan = f"{money(st.get('on_table', 0))} is still on the table: nobody can be paid yet."
+        plan = msg("settle.plan.unbalanced", amount=money(st.get("on_table", 0)))
     settled = bool(payments) and all(p["paid"] for p in payments)
     ctx = {"currency": code, "players": players, "payments": payments, "method": method, "plan": plan,
            "banker": banker, "on_table": money(st.get("on_table", 0)), "on_table_games": on_table_games,
            "settled": settled, "money_games": any(any(row.values()) for row in by_game)}
-    ctx["copy_text"] = copy_text(doc, ctx)
+    ctx["copy_text"] = copy_text(head, ctx)
     ctx["copy_rows"] = copy_rows(ctx["copy_text"])
     return ctx
 
@@ -118,43 +105,47 @@ def copy_rows(text: str, width: int = COPY_COLUMNS) -> int:
     return min(rows + 1, 30)
 
 
-def copy_text(doc: dict, ctx: dict) -> str:
-    """The settlement as plain text for a group chat."""
-    when = (doc.get("started") or "")[:10]
-    lines = [f"{doc['name']}{' · ' + when if when else ''}"]
-    lines.append("Nets: " + ", ".join(f"{p['name']} {p['text']}" for p in ctx["players"]))
+def copy_text(head: dict, ctx: dict) -> str:
+    """The settlement as plain text for a group chat, in the reader's language."""
+    when = (head.get("started") or "")[:10]
+    lines = [f"{head['name']}{' · ' + when if when else ''}"]
+    lines.append(t(msg("settle.copy.nets", items=[msg("settle.copy.net", name=p["name"], amount=p["text"])
+                                                  for p in ctx["players"]])))
     if ctx["method"] == "unbalanced":
-        lines.append(f"Not settled yet: {ctx['on_table']} still on the table"
-                     + (" (end " + ", ".join(g["title"] for g in ctx["on_table_games"]) + " first)."
-                        if ctx["on_table_games"] else "."))
+        if ctx["on_table_games"]:
+            lines.append(t(msg("settle.copy.not_settled_games", amount=ctx["on_table"],
+                               games=[g["title"] for g in ctx["on_table_games"]])))
+        else:
+            lines.append(t(msg("settle.copy.not_settled", amount=ctx["on_table"])))
     elif ctx["payments"]:
-        lines.append("Payments:")
+        lines.append(t(msg("settle.copy.payments")))
         for p in ctx["payments"]:
-            lines.append(f"• {p['from']} → {p['to']}: {p['text']}{' ✓ paid' if p['paid'] else ''}")
+            code = "settle.copy.payment_paid" if p["paid"] else "settle.copy.payment"
+            lines.append(t({"code": code, "from": p["from"], "to": p["to"], "amount": p["text"]}))
         if ctx["settled"]:
-            lines.append("All paid: settled.")
+            lines.append(t(msg("settle.copy.all_paid")))
     else:
-        lines.append("Nothing to pay: everyone is even.")
+        lines.append(t(msg("settle.plan.even")))
     return "\n".join(lines)
 
 
 @bp.app_template_global("settle_status")
-def settle_status(view) -> str:
-    """One line for the session page beside its "Settle up" link: 'Settled ✓', '2 of 3 payments marked
-    paid', '€1.50 still on the table', or '' when there is nothing to pay."""
-    st = view.state["settle"]
+def settle_status(view: SessionView):
+    """One line for the session page beside its "Settle up" link (a message), or None. Cheap: the
+    games' running states, never their hands."""
+    st = settle_of(view.header, view.games)
     if st["method"] == "unbalanced":
-        return f"{format_amount(st.get('on_table', 0), currency_of(view.doc))} still on the table"
+        return msg("settle.status.on_table", amount=format_amount(st.get("on_table", 0), view.currency))
     payments = st["payments"]
     if not payments:
-        return ""
-    marks = (view.doc.get("settle") or {}).get("paid") or []
+        return None
+    marks = (view.header.get("settle") or {}).get("paid") or []
     paid = sum(1 for p in payments if _is_paid(p, marks))
     if paid == len(payments):
-        return "Settled ✓"
+        return msg("settle.status.settled")
     if paid:
-        return f"{paid} of {len(payments)} payments marked paid"
-    return f"{len(payments)} payment{'s' if len(payments) != 1 else ''} to make"
+        return msg("settle.status.marked", paid=paid, n=len(payments))
+    return msg("settle.status.to_make", n=len(payments))
 
 
 def _page(view, status: int = 200, **ctx):
@@ -174,38 +165,26 @@ def banker(token):
     here = url_for("settle.show", token=token)
     name = request.form.get("banker", "").strip() or None
     try:
-        if name is not None and name not in view.doc["players"]:
-            raise RuleError(f"{name!r} is not a player of this session", "banker")
         perform(view, "banker", {"banker": name}, here)
-    except Conflict as err:
-        return _page(view, status=409, errors={"banker": err.message})
     except RuleError as err:
-        return _page(view, status=422, errors={"banker": err.message})
+        return _page(view, status=refusal(err), errors={"banker": t(err.msg)})
     return see_other(here)
 
 
 @bp.post("/s/<token>/settle/paid")
 def paid(token):
+    """Mark a payment paid, or take the mark back. It is checked against the plan inside the write
+    (the store works it out on the state it commits on)."""
     view = require_edit(token)
     here = url_for("settle.show", token=token)
     form = request.form
+    amount = form.get("amount", "")
+    if not amount.isdigit() or len(amount) > 15:
+        return _page(view, status=422, errors={"paid": t(msg("settle.not_in_plan"))})
+    payment = {"from": form.get("from", ""), "to": form.get("to", ""), "amount": int(amount)}
+    mark = form.get("paid", "1") not in ("0", "", "false", "no")
     try:
-        try:
-            payment = {"from": form.get("from", ""), "to": form.get("to", ""),
-                       "amount": int(form.get("amount", ""))}
-        except ValueError:
-            raise RuleError("That payment is not in the plan.", "paid") from None
-        mark = form.get("paid", "1") not in ("0", "", "false", "no")
-        plan = view.state["settle"]["payments"]
-        marks = (view.doc.get("settle") or {}).get("paid") or []
-        if mark and payment not in plan:
-            raise RuleError("That payment is no longer in the plan (the numbers changed): check the list "
-                            "again.", "paid")
-        if not mark and payment not in marks:
-            raise RuleError("That payment was not marked paid.", "paid")
         perform(view, "paid", {"payment": payment, "paid": mark}, here)
-    except Conflict as err:
-        return _page(view, status=409, errors={"paid": err.message})
     except RuleError as err:
-        return _page(view, status=422, errors={"paid": err.message})
+        return _page(view, status=refusal(err), errors={"paid": t(err.msg)})
     return see_other(here)

@@ -1,0 +1,62 @@
+"""The one error type for refused input: a message code with its parameters, and where it belongs."""
+from __future__ import annotations
+
+from .messages import Renderer, render
+
+
+class RuleError(ValueError):
+    """Bad input, refused whole.
+
+    ``code`` and ``params`` name the message (``companion.messages``); ``path`` says where: a JSON path
+    relative to the object being checked (``hands[3].grande[2]``) when validating a session file, or an
+    action's field (``cards_left.Ane``) when refusing a tap. Callers prefix the path as they go up.
+    """
+
+    def __init__(self, code: str, path: str = "", **params):
+        super().__init__(code)
+        self.code = code
+        self.path = path
+        self.params = params
+
+    @property
+    def msg(self) -> dict:
+        return {"code": self.code, **self.params}
+
+    @property
+    def message(self) -> str:
+        """In English (the session file and the command line speak English)."""
+        return render(self.msg)
+
+    def text(self, renderer: Renderer) -> str:
+        return renderer(self.msg)
+
+    def at(self, path: str) -> "RuleError":
+        """The same error at another path."""
+        return type(self)(self.code, path, **self.params)
+
+    def prefixed(self, prefix: str) -> "RuleError":
+        """The same error one level up: ``games[0]`` + ``hands[3]`` -> ``games[0].hands[3]``."""
+        return self.at(join_path(prefix, self.path))
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class Stale(RuleError):
+    """The phone acted on a screen that is no longer current (another phone recorded first)."""
+
+    def __init__(self, code: str = "v.stale", path: str = "at", **params):
+        super().__init__(code, path, **params)
+
+
+def join_path(prefix: str, path) -> str:
+    """``join_path("deals[1]", "card")`` -> ``deals[1].card``; ``("hands", 3)`` -> ``hands[3]``."""
+    if isinstance(path, int):
+        return f"{prefix}[{path}]"
+    if not path:
+        return prefix
+    if not prefix:
+        return path
+    if path.startswith("["):
+        return prefix + path
+    return f"{prefix}.{path}"

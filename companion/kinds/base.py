@@ -1,0 +1,142 @@
+"""What the app asks of a game kind, and the shapes a kind and the store exchange.
+
+A game is stored as its **head** (the session file's game object without its list of hands or deals),
+its **items** (each hand or deal as the file writes it, with what it gave and the running state before
+it) and its **running state** after every closed item. A tap is one typed action; ``Kind.apply`` turns
+it into a ``Change`` of a few of these parts, so that a write costs the same at hand 200 as at hand 2.
+Undo applies the inverse ``Change`` (``apply_change`` returns it): one mechanism, used by the store on
+rows and by ``companion.session`` on documents.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar, Protocol, Sequence
+
+from ..errors import RuleError
+from ..messages import Msg
+
+
+@dataclass
+class Item:
+    body: dict                  # the hand or deal as the session file writes it ("open": in progress)
+    result: dict | None         # what it gave (None while it is open)
+    before: dict                # the running state before it
+
+
+@dataclass
+class GameRec:
+    kind: str
+    head: dict                  # the game object without its items
+    items: Sequence[Item]       # a list, or the store's lazy view of the rows
+    state: dict                 # the running state after every closed item
+    seed: dict | None = None    # what the previous game of the same kind hands on (Newmarket's carry)
+
+
+@dataclass
+class Change:
+    head: dict | None = None                            # the new head (None: unchanged)
+    state: dict | None = None                           # the new running state (None: unchanged)
+    items: dict[int, Item | None] = field(default_factory=dict)   # index -> new item; None: removed
+
+
+def apply_change(rec: GameRec, change: Change) -> tuple[GameRec, Change]:
+    """The game after ``change``, and the change that takes it back (undo)."""
+    items = list(rec.items)
+    inverse = Change(head=rec.head if change.head is not None else None,
+                     state=rec.state if change.state is not None else None,
+                     items={i: (items[i] if i < len(items) else None) for i in change.items})
+    for i in sorted(change.items):
+        new = change.items[i]
+        if new is None:
+            del items[i:]
+        elif i < len(items):
+            items[i] = new
+        else:
+            assert i == len(items), "items are appended one at a time"
+            items.append(new)
+    new_rec = GameRec(rec.kind, change.head if change.head is not None else rec.head, items,
+                      change.state if change.state is not None else rec.state, rec.seed)
+    return new_rec, inverse
+
+
+@dataclass(frozen=True)
+class Action:
+    """A tap, typed. ``at`` is the position the phone saw (``Kind.position``): a step already recorded
+    from another phone is refused instead of recorded twice."""
+    TYPE: ClassVar[str] = ""
+    at: str | None = field(default=None, kw_only=True)
+
+    def to_json(self) -> dict:
+        out = {"type": self.TYPE}
+        out.update({k: v for k, v in asdict(self).items() if k != "at" and v is not None})
+        return out
+
+
+def action_from_json(types: dict[str, type], data: dict) -> Action:
+    """An event's stored action back as its dataclass."""
+    if not isinstance(data, dict) or data.get("type") not in types:
+        raise RuleError("v.action_type", "type", type=str(data.get("type") if isinstance(data, dict) else data))
+    cls = types[data["type"]]
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names and k != "at"})
+
+
+def fingerprint(*parts: Any) -> str:
+    """A short token that changes when any part changes."""
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+def check_at(action: Action, position: str) -> None:
+    from ..errors import Stale
+
+    if action.at is not None and action.at != position:
+        raise Stale()
+
+
+class Kind(Protocol):
+    """Everything the app asks of a game kind. One object per kind, pure (no Flask, no SQLite)."""
+
+    name: str                   # "mus": the session file's "kind"
+    title: str                  # message code of its name
+    items_key: str              # "hands" or "deals"
+    min_players: int
+    max_players: int
+    actions: dict[str, type]    # action type -> dataclass (events store ``Action.to_json()``)
+
+    def build(self, game: dict, players: list[str] | None, seed: dict | None = None) -> GameRec:
+        """Validate a session-file game object and play it through; RuleError(path relative to it)."""
+
+    def to_doc(self, rec: GameRec) -> dict:
+        """The session-file game object (canonical: ``build(to_doc(r))`` gives ``r`` again)."""
+
+    def apply(self, rec: GameRec, action: Action) -> Change:
+        """One tap; RuleError (path: the action's field) when it is not legal now."""
+
+    def position(self, rec: GameRec) -> str:
+        """A token that changes with every recorded step (cheap: no walk over past items)."""
+
+    def state(self, rec: GameRec) -> dict:
+        """The game's companion-state/1 entry (``why`` in English)."""
+
+    def settlement(self, rec: GameRec) -> dict:
+        """{"net": {player: minor units}, "on_table": minor units} for settling the night."""
+
+    def seed_out(self, rec: GameRec) -> dict | None:
+        """What this game hands to the next game of the same kind in the session (or None)."""
+
+    def seats(self, head: dict) -> list[str]:
+        ...
+
+    def summary(self, rec: GameRec) -> Msg:
+        """One line: where the game stands (session page, history list)."""
+
+    def history(self, rec: GameRec) -> list[dict]:
+        """The hand-by-hand page: [{"title": Msg|None, "chart": chart|None, "rounds": [{"label": Msg,
+        "meta": [Msg], "moves": [{"who", "team", "amount", "why": Msg, "lance"}]}]}]."""
+
+    def ledger(self, rec: GameRec) -> list[dict]:
+        """Rows for the CSV: {"round", "mus_game", "lance", "team", "team_players", "from", "to",
+        "amount", "why": Msg}; ``round_type`` and ``unit`` are the kind's ``ledger_round`` / ``ledger_unit``."""

@@ -1,0 +1,62 @@
+"""What a Desmoche page shows: the pot and its multiple, the balances, the hand form and the last few
+hands, from the running state (never every hand)."""
+from __future__ import annotations
+
+from ...messages import msg
+from ..base import GameRec, Item
+from .hand import multiple_word
+from .kind import KIND
+from .messages import AUTO_LABELS
+from .shape import SIDE_GAMES
+
+RECENT = 3
+
+def side_label(name: str) -> dict:
+    return {"code": f"desmoche.label.{name}"}
+
+
+def hand_lines(s: dict) -> list[dict]:
+    """One hand (its result) in a few messages."""
+    lines = []
+    if s["winner"] is None:
+        lines.append(msg("desmoche.line.no_winner", pot=s["pot"]))
+    else:
+        line = (msg("desmoche.line.won_how", name=s["winner"], how={"code": f"desmoche.autolabel.{s['auto_win']}"},
+                    pot=s["pot"]) if s.get("auto_win") else msg("desmoche.line.won", name=s["winner"], pot=s["pot"]))
+        if s["multiple"] > 1:
+            line = msg("desmoche.line.won_mult", base=line, mult=multiple_word(s["multiple"]))
+        lines.append(line)
+    if s["bonuses"]:
+        lines.append(msg("desmoche.line.bonuses", items=[msg("desmoche.line.paid", name=p, n=k)
+                                                          for p, k in s["bonuses"].items()]))
+    for name, sg in s["side"].items():
+        if sg["result"] == "won":
+            lines.append(msg("desmoche.line.side_won", side=side_label(name), name=sg["winner"], pot=sg["pot"]))
+        elif sg["result"] == "returned":
+            lines.append(msg("desmoche.line.side_back", side=side_label(name)))
+        else:
+            lines.append(msg("desmoche.line.side_carry", side=side_label(name), pot=sg["pot"]))
+    return lines
+
+
+def sides(rec: GameRec, pots: dict) -> list[dict]:
+    return [{"name": name, "label": side_label(name), "what": {"code": f"desmoche.what.{name}"}, "stake": stake,
+             "pot": pots.get(name, 0)} for name, stake in rec.head["rules"]["side_games"].items()]
+
+
+def page(rec: GameRec, recent: list[Item]) -> dict:
+    st = KIND.overview(rec)
+    seats = rec.head["seats"]
+    history = [{"index": item.result["hand"] - 1, "number": item.result["hand"], "dealer": item.result["dealer"],
+                "stake": item.result["stake"], "lines": hand_lines(item.result), "delta": item.result["delta"]}
+               for item in recent]
+    last_stake = recent[-1].result["stake"] if recent else rec.head["rules"]["stake"]
+    players = [{"name": p, "net": st["balances"][p], "dealer": p == st["next_dealer"]} for p in seats]
+    return {"st": st, "rules": rec.head["rules"], "seats": seats, "players": players,
+            "sides": sides(rec, st["side_pots"]), "next_pot": st["pot"] + st["stake"] * len(seats),
+            "stake_changes": st["stake"] != last_stake, "last_stake": last_stake,
+            "history": list(reversed(history)), "last": history[-1] if history else None,
+            "auto_labels": {k: {"code": f"desmoche.autolabel.{k}"} for k in AUTO_LABELS}}
+
+
+__all__ = ["page", "hand_lines", "sides", "side_label", "SIDE_GAMES", "RECENT"]

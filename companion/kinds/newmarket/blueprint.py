@@ -1,0 +1,467 @@
+"""Newmarket pages: add a game, start deals (antes go in by themselves), record boodle wins, the dummy or
+the exchange, the end of each deal, the end of the game; correct a past deal. Forms become typed actions
+here; every rule decision is the kind's. Routes (all under ``/s/<token>/newmarket``):
+
+  GET/POST  /new            add a game          POST /<gi>/start     start_deal
+  GET       /<gi>           the table (live)    POST /<gi>/boodle    a boodle card (a Queen) played
+  POST      /<gi>/dummy     swap or sold        POST /<gi>/exchange  the dead hand (parlett)
+  POST      /<gi>/end       out + cards left    POST /<gi>/cancel    cancel the deal in progress
+  POST      /<gi>/end-game  leftovers shared    GET/POST /<gi>/deal/<di>  correct a past deal
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from flask import Blueprint, abort, request, url_for
+
+from ...errors import RuleError
+from ...messages import msg
+from ...web.common import FormError, open_session, render, require_edit, unchanged_poll
+from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, signed, template_helpers
+from ...web.games import add, record
+from ...web.i18n import t
+from . import actions as A
+from .kind import KIND
+from .options import MAX_ANTE, MAX_CARDS_LEFT, MAX_PLAYERS, NewmarketSpec, QUEENS
+from .view import RECENT, card_info, candidates, deal_lines, page
+
+bp = Blueprint("newmarket", __name__)
+SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+
+@bp.context_processor
+def _helpers():
+    return template_helpers()
+
+
+def _player_in(path: str, prefix: str, seats: list[str]) -> int | None:
+    """The seat whose name follows ``prefix`` in an engine path ('cards_left.Ane' -> index of Ane)."""
+    best = None
+    for i, p in enumerate(seats):
+        head = prefix + p
+        if path == head or path.startswith(head + ".") or path.startswith(head + "["):
+            if best is None or len(p) > len(seats[best]):
+                best = i
+    return best
+
+
+def _game_url(view, gi: int) -> str:
+    return url_for("newmarket.game", token=view.token, gi=gi)
+
+
+def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=None):
+    rec = view.game(gi, "newmarket")
+    recent = view.recent(gi, RECENT)
+    model = page(rec, recent, len(rec.items) - len(recent))
+    code = view.currency
+    value = rec.head["chip_value"]
+    for p in model["players"]:
+        p["money"] = fmt_money(p["net"] * value, code, plus=True)
+    for h in model["history"]:
+        h["url"] = url_for("newmarket.correct", token=view.token, gi=gi, di=h["index"])
+    final_money = {r["player"]: fmt_money(r["net"] * value, code, plus=True) for r in (model["st"]["final"] or [])}
+    return render("newmarket/game.html", view, status=status, gi=gi, game=rec.head, errors=errors or {},
+                  form=form if form is not None else {}, currency=code, chip_value_text=fmt_money(value, code),
+                  final_money=final_money, undo=view.undo_label(gi),
+                  all_url=url_for("history.session", token=view.token) + f"#game-{gi}", **model)
+
+
+# ---------------------------------------------------------------------------------------------------
+# a new game
+
+def _previous_carry(view):
+    """The chips the previous Newmarket game of the session carries into a new one (or None)."""
+    for rec in reversed(view.games):
+        if rec.kind == "newmarket":
+            return KIND.seed_out(rec)
+    return None
+
+
+def _new_defaults(view) -> dict:
+    form = {f"seat{i}": p for i, p in enumerate(view.players[:MAX_PLAYERS])}
+    form.update({"variant": "classic", "ante": "1", "dealer_ante": "", "free_ante": "0", "kitty_ante": "0",
+                 "payout": "cards", "boodles": "AH KC QD JS", "leftover": "share", "pool_ante": "1",
+                 "start_chips": "20", "chip_value": money_input(10, view.currency)})
+    carry = _previous_carry(view)
+    if carry:
+        form["chip_value"] = money_input(carry["chip_value"], view.currency)
+    return form
+
+
+def _new_page(view, form, errors=None, status=200):
+    carry = _previous_carry(view)
+    return render("newmarket/new.html", view, status=status, form=form, errors=errors or {},
+                  carry=carry, carry_piles=card_piles(carry), players=view.players, max_seats=MAX_PLAYERS,
+                  currency=view.currency)
+
+
+def card_piles(carry) -> list[dict]:
+    if not carry:
+        return []
+    out = [{"name": card_info(c)["label"], "chips": k} for c, k in carry["piles"].items() if k]
+    for key in ("kitty", "pool"):
+        if carry.get(key):
+            out.append({"name": key, "chips": carry[key]})
+    return out
+
+
+def _read_new(form, code: str) -> tuple[NewmarketSpec | None, dict]:
+    errors: dict = {}
+    seats = [form.get(f"seat{i}", "").strip() for i in range(MAX_PLAYERS)]
+    seats = [s for s in seats if s]
+    nums = {name: read_int(form, name, errors, maximum=MAX_ANTE)
+            for name in ("ante", "dealer_ante", "free_ante", "kitty_ante", "pool_ante")}
+    start = read_int(form, "start_chips", errors)
+    value = read_money(form, "chip_value", code, errors)
+    boodles = None
+    text = form.get("boodles", "")
+    for sym, letter in SUIT_LETTERS.items():
+        text = text.replace(sym, letter)
+    if text.strip():
+        boodles = re.split(r"[\s,]+", text.strip())
+    if errors:
+        return None, errors
+    spec = NewmarketSpec(seats=seats, variant=form.get("variant") or "classic",
+                         ante=1 if nums["ante"] is None else nums["ante"], dealer_ante=nums["dealer_ante"],
+                         free_ante=nums["free_ante"] or 0, kitty_ante=nums["kitty_ante"] or 0,
+                         payout=form.get("payout") or None, boodles=boodles,
+                         leftover=form.get("leftover") or "share", pool_ante=nums["pool_ante"],
+                         start_chips=20 if start is None else start, chip_value=10 if value is None else value)
+    return spec, errors
+
+
+def _new_field(path: str) -> str:
+    head = re.split(r"[.\[]", path, maxsplit=1)[0] if path else "form"
+    if path.startswith("rules."):
+        head = path.split(".")[1].split("[")[0]
+    return "seats" if head.startswith("seat") else head or "form"
+
+
+@bp.route("/s/<token>/newmarket/new", methods=["GET", "POST"])
+def new(token):
+    view = require_edit(token)
+    if request.method == "GET":
+        return _new_page(view, _new_defaults(view))
+    form = request.form
+    spec, errors = _read_new(form, view.currency)
+    game = None
+    if spec is not None:
+        try:
+            game = KIND.new_game(view.players, spec)
+            seed = _previous_carry(view)
+            if seed:
+                KIND.build(game, view.players, seed)   # the carried piles must land on this game's cards
+        except RuleError as err:
+            errors[_new_field(err.path)] = t(err.msg)
+    if errors:
+        return _new_page(view, form, errors, 422)
+    return add(view, "newmarket", game, lambda errs, status: _new_page(open_session(token), form, errs, status))
+
+
+# ---------------------------------------------------------------------------------------------------
+# the game
+
+@bp.get("/s/<token>/newmarket/<int:gi>")
+def game(token, gi):
+    view = open_session(token)
+    view.game(gi, "newmarket")
+    return unchanged_poll(view) or _page(view, gi)
+
+
+def _at(form) -> str | None:
+    at = form.get("at")
+    return at if at and len(at) <= 40 else None
+
+
+def _act(token: str, gi: int, build, field_of):
+    """Read a form with ``build(rec, form) -> action`` (FormError for a bad field), then record it."""
+    view = require_edit(token)
+    rec = view.game(gi, "newmarket")
+    form = request.form
+
+    def on_error(errors, status):
+        return _page(open_session(token), gi, errors, status, form=form if status == 422 else None)
+
+    return record(view, gi, lambda: replace(build(rec, form), at=_at(form)), on_error,
+                  lambda path: field_of(path, rec))
+
+
+def _antes_from(form, rec) -> dict:
+    errors: dict = {}
+    antes = {}
+    for i, p in enumerate(rec.head["seats"]):
+        placed = {}
+        for card in rec.head["rules"]["boodles"]:
+            k = read_int(form, f"ante_{i}_{card}", errors, maximum=MAX_ANTE)
+            if k:
+                placed[card] = k
+        antes[p] = placed
+    if errors:
+        raise FormError(errors)
+    return antes
+
+
+def _ante_field(path: str, rec, prefix: str = "antes.") -> str | None:
+    seat = _player_in(path, prefix, rec.head["seats"])
+    return None if seat is None else f"ante_{seat}"
+
+
+def _start(rec, form):
+    dealer = (form.get("dealer") or "").strip() or None
+    antes = _antes_from(form, rec) if rec.head["rules"]["free_ante"] else None
+    return A.StartDeal(dealer=dealer, antes=antes)
+
+
+def _start_field(path, rec):
+    if path.startswith("antes"):
+        return _ante_field(path, rec) or "antes"
+    return "dealer" if path == "dealer" else "start"
+
+
+@bp.post("/s/<token>/newmarket/<int:gi>/start")
+def start(token, gi):
+    return _act(token, gi, _start, _start_field)
+
+
+@bp.post("/s/<token>/newmarket/<int:gi>/boodle")
+def boodle(token, gi):
+    return _act(token, gi, lambda rec, form: A.Boodle(card=(form.get("card") or "").strip()[:4], by=form.get("by") or ""),
+                lambda path, rec: "boodle")
+
+
+def _dummy(rec, form):
+    if form.get("dummy") == "swap":
+        return A.Dummy(swap=True)
+    errors: dict = {}
+    price = read_int(form, "price", errors, required=True, maximum=MAX_ANTE, what="form.what.price")
+    if not (form.get("sold_to") or "").strip():
+        errors["sold_to"] = t(msg("newmarket.form.who_bought"))
+    if errors:
+        raise FormError(errors)
+    return A.Dummy(sold_to=form.get("sold_to"), price=price)
+
+
+@bp.post("/s/<token>/newmarket/<int:gi>/dummy")
+def dummy(token, gi):
+    return _act(token, gi, _dummy, lambda path, rec: path if path in ("sold_to", "price") else "dummy")
+
+
+@bp.post("/s/<token>/newmarket/<int:gi>/exchange")
+def exchange(token, gi):
+    return _act(token, gi, lambda rec, form: A.Exchange(by=form.get("by") or ""), lambda path, rec: "exchange")
+
+
+def _cards_left(form, rec, out: str | None, errors: dict, required: bool) -> dict:
+    left = {}
+    for i, p in enumerate(rec.head["seats"]):
+        name = f"left_{i}"
+        k = read_int(form, name, errors, maximum=MAX_CARDS_LEFT, what="form.what.cards")
+        if name in errors:
+            continue
+        if p == out:
+            if k:
+                errors[name] = t(msg("newmarket.form.out_no_cards", name=p))
+            continue
+        if k is None:
+            if required:
+                errors[name] = t(msg("newmarket.form.how_many", name=p))
+            continue
+        left[p] = k
+    return left
+
+
+def _end(rec, form):
+    errors: dict = {}
+    if only_one(form, "blocked", errors) in ("1", "on", "true", "yes"):
+        return A.EndDeal(blocked=True)
+    out = only_one(form, "out", errors)
+    seats = rec.head["seats"]
+    if "out" not in errors and not out:
+        errors["out"] = t(msg("newmarket.form.tap_out"))
+    elif out and out not in seats:
+        errors["out"] = t(msg("v.not_seated", name=out[:40]))
+    cards_left = None
+    rules = rec.head["rules"]
+    if rules["variant"] == "classic" and rules.get("payout") == "cards":
+        cards_left = _cards_left(form, rec, out, errors, required=bool(out) and out in seats)
+    if errors:
+        raise FormError(errors)
+    return A.EndDeal(out=out, cards_left=cards_left)
+
+
+def _end_field(path, rec):
+    if path.startswith("cards_left"):
+        seat = _player_in(path, "cards_left.", rec.head["seats"])
+        return "out" if seat is None else f"left_{seat}"
+    return "out" if path in ("out", "blocked") else "end"
+
+
+@bp.post("/s/<token>/newmarket/<int:gi>/end")
+def end_deal(token, gi):
+    return _act(token, gi, _end, _end_field)
+
+
+@bp.post("/s/<token>/newmarket/<int:gi>/cancel")
+def cancel(token, gi):
+    return _act(token, gi, lambda rec, form: A.CancelDeal(), lambda path, rec: "end")
+
+
+@bp.post("/s/<token>/newmarket/<int:gi>/end-game")
+def end_game(token, gi):
+    return _act(token, gi, lambda rec, form: A.EndGame(), lambda path, rec: "end_game")
+
+
+# ---------------------------------------------------------------------------------------------------
+# correcting a past deal
+
+def _won_order(rec, deal: dict) -> list[str]:
+    first = [b["card"] for b in deal.get("boodles_won", [])]
+    return first + [c for c in candidates(rec.head) if c not in first]
+
+
+def _deal_form(rec, di: int) -> dict:
+    """The correction form pre-filled with deal ``di`` as recorded."""
+    item = rec.items[di]
+    deal = item.body
+    seats = rec.head["seats"]
+    result = item.result or {}
+    form = {"dealer": result.get("dealer") or deal.get("dealer") or seats[0]}
+    for i, p in enumerate(seats):
+        for card, k in deal.get("antes", {}).get(p, {}).items():
+            form[f"ante_{i}_{card}"] = str(k)
+    d = deal.get("dummy")
+    form["dummy"] = "none" if not d else "swap" if d.get("swap") else "sold"
+    if d and "sold_to" in d:
+        form["sold_to"], form["price"] = d["sold_to"], str(d["price"])
+    form["exchange"] = f"p:{deal['exchange']}" if deal.get("exchange") else "none"
+    for b in deal.get("boodles_won", []):
+        form[f"won_{b['card']}"] = f"p:{b['by']}"
+    form["end"] = f"p:{deal['out']}" if deal.get("out") else "blocked" if deal.get("blocked") else "king"
+    for i, p in enumerate(seats):
+        if p in deal.get("cards_left", {}):
+            form[f"left_{i}"] = str(deal["cards_left"][p])
+    return form
+
+
+def _deal_from(form, rec, di: int) -> tuple[dict, list[str]]:
+    """The corrected deal (session-file shape) from the form, and the order of its boodles."""
+    rules, seats = rec.head["rules"], rec.head["seats"]
+    item = rec.items[di]
+    orig = item.body
+    errors: dict = {}
+    deal: dict = {}
+    dealer = (form.get("dealer") or "").strip()
+    rotation = seats[0] if di == 0 else seats[(seats.index(rec.items[di - 1].result["dealer"]) + 1) % len(seats)] \
+        if rec.items[di - 1].result else None
+    if dealer and (dealer != rotation or "dealer" in orig):
+        deal["dealer"] = dealer
+    if rules["free_ante"]:
+        try:
+            deal["antes"] = _antes_from(form, rec)
+        except FormError as err:
+            errors.update(err.errors)
+    if rules["variant"] == "classic":
+        how = form.get("dummy") or "none"
+        if how == "swap":
+            deal["dummy"] = {"swap": True}
+        elif how == "sold":
+            price = read_int(form, "price", errors, required=True, maximum=MAX_ANTE, what="form.what.price")
+            deal["dummy"] = {"sold_to": form.get("sold_to") or "", "price": price}
+    else:
+        ex = form.get("exchange") or "none"
+        if ex.startswith("p:"):
+            deal["exchange"] = ex[2:]
+    order, won = [], []
+    for card in _won_order(rec, orig):
+        who = form.get(f"won_{card}") or ""
+        if who.startswith("p:"):
+            won.append({"card": card, "by": who[2:]})
+            order.append(card)
+    if won:
+        deal["boodles_won"] = won
+    if orig.get("open"):
+        deal["open"] = True
+    else:
+        end = only_one(form, "end", errors) or ""
+        if end == "blocked":
+            deal["blocked"] = True
+        elif end.startswith("p:"):
+            out = end[2:]
+            deal["out"] = out
+            if rules["variant"] == "classic" and rules.get("payout") == "cards":
+                deal["cards_left"] = _cards_left(form, rec, out, errors, required=out in seats)
+    if errors:
+        raise FormError(errors)
+    return deal, order
+
+
+def _correct_field(path: str, rec, order: list[str], di: int) -> str:
+    p = path[len("deal"):].lstrip(".") if path.startswith("deal") else path
+    seats = rec.head["seats"]
+    if p.startswith("antes"):
+        return _ante_field(p, rec) or "antes"
+    if p.startswith("cards_left"):
+        seat = _player_in(p, "cards_left.", seats)
+        return "end" if seat is None else f"left_{seat}"
+    if p.startswith("boodles_won["):
+        try:
+            return f"won_{order[int(p[len('boodles_won['):].split(']', 1)[0])]}"
+        except (ValueError, IndexError):
+            return "boodles"
+    if p.startswith("dummy"):
+        rest = p[len("dummy"):].lstrip(".")
+        return rest if rest in ("sold_to", "price") else "dummy"
+    head = re.split(r"[.\[]", p, maxsplit=1)[0]
+    if head in ("dealer", "exchange"):
+        return head
+    if head in ("out", "blocked", "open") or not p:
+        return "end"
+    return "form"
+
+
+def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
+    rec = view.game(gi, "newmarket")
+    if not 0 <= di < len(rec.items):
+        abort(404)
+    item = rec.items[di]
+    from .deal import play
+    from .shape import Ctx
+
+    result = item.result or play(Ctx(rec.head), item.before, item.body, di + 1)[1]
+    rules = rec.head["rules"]
+    return render("newmarket/deal.html", view, status=status, gi=gi, di=di, game=rec.head, rules=rules,
+                  seats=rec.head["seats"], summary=result, deal=item.body, at=KIND.position(rec),
+                  form=form if form is not None else _deal_form(rec, di), errors=errors or {},
+                  won_cards=[card_info(c) for c in _won_order(rec, item.body)],
+                  ante_cards=[card_info(c) for c in rules["boodles"]],
+                  cards_payout=rules["variant"] == "classic" and rules.get("payout") == "cards",
+                  lines=deal_lines(result, rules["variant"] == "parlett"), game_url=_game_url(view, gi))
+
+
+@bp.route("/s/<token>/newmarket/<int:gi>/deal/<int:di>", methods=["GET", "POST"])
+def correct(token, gi, di):
+    view = require_edit(token)
+    rec = view.game(gi, "newmarket")
+    if not 0 <= di < len(rec.items):
+        abort(404)
+    if request.method == "GET":
+        return _correct_page(view, gi, di)
+    form = request.form
+    order: list[str] = []
+
+    def build():
+        deal, found = _deal_from(form, rec, di)
+        order.extend(found)
+        return A.ReplaceDeal(index=di, deal=deal, at=_at(form))
+
+    def on_error(errors, status):
+        fresh = open_session(token)
+        if di >= len(fresh.game(gi, "newmarket").items):
+            return _page(fresh, gi, errors, status)
+        return _correct_page(fresh, gi, di, form if status == 422 else None, errors, status)
+
+    return record(view, gi, build, on_error, lambda path: _correct_field(path, rec, order, di))
+
+
+__all__ = ["bp", "QUEENS", "signed"]

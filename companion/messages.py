@@ -1,0 +1,142 @@
+"""Messages as codes with parameters, rendered into words at the edge.
+
+Rules never write sentences: they return ``{"code": "mus.fold", "team": "B", "points": 2, ...}`` and raise
+``RuleError(code, path, **params)``. Each module that owns codes registers their English templates here
+(``define``), marked with ``N_`` so that ``pybabel extract -k N_`` puts them in the catalogs. The web
+renders a message in the reader's language (``Renderer`` with Flask-Babel's gettext); the session file,
+the state JSON and the CSV render it in English (the default renderer).
+
+Templates use gettext's ``%(name)s`` placeholders. A parameter that is itself a message (a dict with a
+``code``) is rendered first; a list is joined with commas. A template given as ``(singular, plural, key)``
+is chosen by the number in parameter ``key`` (ngettext).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+Msg = dict  # {"code": str, **params}
+
+
+def N_(text):
+    """Marks an English template for the translation catalogs; returns it unchanged."""
+    return text
+
+
+CATALOG: dict[str, str | tuple[str, str, str]] = {}
+
+
+def define(prefix: str, entries: dict) -> None:
+    """Register templates under ``prefix.`` (``define("mus", {"fold": N_("...")})`` -> code ``mus.fold``)."""
+    for key, template in entries.items():
+        code = f"{prefix}.{key}" if prefix else key
+        if code in CATALOG and CATALOG[code] != template:
+            raise ValueError(f"message code {code!r} defined twice")
+        CATALOG[code] = template
+
+
+def msg(code: str, **params) -> Msg:
+    if code not in CATALOG:
+        raise KeyError(f"unknown message code {code!r}")
+    return {"code": code, **params}
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def _english_plural(singular: str, plural: str, n) -> str:
+    return singular if n == 1 else plural
+
+
+class Renderer:
+    """Turns messages into text: ``gettext``/``ngettext`` translate a template, ``number`` writes a number,
+    ``overrides`` render some codes differently (a team letter as the team's names, say)."""
+
+    def __init__(self, gettext: Callable[[str], str] = _identity, ngettext=_english_plural,
+                 number: Callable[[int], str] = str, overrides: dict[str, Callable[[dict], str]] | None = None,
+                 separator: str = ", "):
+        self.gettext = gettext
+        self.ngettext = ngettext
+        self.number = number
+        self.overrides = overrides or {}
+        self.separator = separator
+
+    def value(self, v) -> str:
+        t = v.__class__
+        if t is str:
+            return v
+        if t is int:
+            return self.number(v)
+        if t is dict and "code" in v:
+            return self(v)
+        if t is list or t is tuple:
+            return self.separator.join([self.value(x) for x in v])
+        return "" if v is None else str(v)
+
+    def __call__(self, m) -> str:
+        if m is None:
+            return ""
+        if m.__class__ is str:
+            return m
+        code = m["code"]
+        if code == "sep.dot":   # parts of one line, whatever the language
+            return " · ".join(self.value(x) for x in m["items"])
+        if self.overrides and code in self.overrides:
+            return self.overrides[code](m)
+        entry = CATALOG.get(code)
+        if entry is None:  # a code from a newer version, read from an old database: say what we can
+            return code
+        value = self.value
+        params = {k: value(v) for k, v in m.items() if k != "code"}
+        if entry.__class__ is tuple:
+            singular, plural, key = entry
+            text = self.ngettext(singular, plural, m.get(key, 0))
+        else:
+            text = self.gettext(entry)
+        if not params:
+            return text
+        try:
+            return text % params
+        except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder
+            return (entry if isinstance(entry, str) else entry[0]) % params
+
+    def with_overrides(self, **overrides) -> "Renderer":
+        merged = {**self.overrides, **{k.replace("__", "."): v for k, v in overrides.items()}}
+        return Renderer(self.gettext, self.ngettext, self.number, merged, self.separator)
+
+
+ENGLISH = Renderer()
+
+
+def render(m, renderer: Renderer = ENGLISH) -> str:
+    return renderer(m)
+
+
+define("", {
+    # generic validation, used by every kind and the session file
+    "v.object": N_("must be an object"),
+    "v.list": N_("must be a list"),
+    "v.int": N_("must be a whole number, not %(value)s"),
+    "v.int_min": N_("must be at least %(min)s (%(value)s given)"),
+    "v.int_max": N_("must be at most %(max)s (%(value)s given)"),
+    "v.negative": N_("cannot be negative (%(value)s)"),
+    "v.bool": N_("must be true or false, not %(value)s"),
+    "v.choice": N_("must be one of %(choices)s, not %(value)s"),
+    "v.unknown_key": N_("unknown key %(key)s"),
+    "v.missing": N_("missing"),
+    "v.text": N_("must be text"),
+    "v.not_seated": N_("%(name)s is not seated at this game"),
+    "v.not_player": N_("%(name)s is not a player of this session"),
+    "v.seated_twice": N_("%(name)s is seated twice"),
+    "v.listed_twice": N_("%(name)s is listed twice"),
+    "v.seats_count": N_("needs %(low)s to %(high)s players, not %(count)s"),
+    "v.player_name": N_("must be a player's name"),
+    "v.card": N_("%(value)s is not a card (rank A K Q J 2-10, then suit S H D C)"),
+    "v.stale": N_("Already recorded from another phone: the screen now shows where the game is."),
+    "v.action_type": N_("unknown action %(type)s"),
+    "v.no_game": N_("there is no such game in this session"),
+    "v.amount_max": N_("that amount is too large (at most %(max)s)"),
+    "sep.dot": N_("%(items)s"),
+    "chart.start": N_("start"),
+    "chart.end": N_("end"),
+})

@@ -1,0 +1,395 @@
+"""A night at the table, pure (no Flask, no SQLite): the session file (companion-session/1) read into
+games, the state it computes (companion-state/1), and the events that change a session.
+
+The store (``store.py``) keeps sessions as rows and applies the same events row by row; ``replay`` applies
+them to documents, so that the store can be checked against it. Undo is ``kinds.base.apply_change`` with
+the inverse change recorded when the event was applied: one mechanism for both.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from . import kinds
+from .errors import RuleError, join_path
+from .kinds.base import GameRec, action_from_json, apply_change
+from .messages import N_, define
+from .settle import settle as settle_plan
+
+FORMAT = "companion-session/1"
+STATE_FORMAT = "companion-state/1"
+MIN_PLAYERS, MAX_PLAYERS = 2, 40
+MAX_NAME = 40
+MAX_SESSION_NAME = 80
+SESSION_KEYS = ("format", "name", "started", "currency", "players", "games", "settle")
+HEADER_KEYS = ("format", "name", "started", "currency", "players", "settle")
+
+define("session", {
+    "object": N_("a session file is a JSON object"),
+    "format": N_("format must be %(format)s"),
+    "unknown_key": N_("unknown key %(key)s"),
+    "name_text": N_("a name must be text"),
+    "name_empty": N_("a name cannot be empty"),
+    "name_long": N_("a name has at most %(max)s characters (%(count)s given)"),
+    "name_control": N_("a name cannot hold control or text-direction characters"),
+    "players_list": N_("players must be a list of names"),
+    "players_count": N_("a session has %(low)s to %(high)s players (%(count)s given)"),
+    "listed_twice": N_("%(name)s is listed twice"),
+    "listed_twice_as": N_("%(name)s is listed twice (as %(same)s)"),
+    "already_playing": N_("%(name)s is already playing"),
+    "too_many": N_("a session has at most %(max)s players"),
+    "session_name": N_("a session needs a name"),
+    "session_name_long": N_("a session name has at most %(max)s characters"),
+    "started": N_("started must be a date-time like 2026-11-20T21:05:00+01:00"),
+    "currency": N_("currency must be an ISO 4217 code of three capital letters, like EUR"),
+    "settle_object": N_("settle must be an object"),
+    "paid_list": N_("paid must be a list of payments"),
+    "paid_shape": N_("a paid payment is {from, to, amount}"),
+    "games_list": N_("games must be a list"),
+    "game_object": N_("a game must be an object"),
+    "unknown_kind": N_("unknown game kind %(kind)s (known: %(known)s)"),
+    "game_players": N_("%(kind)s is played by %(low)s to %(high)s players"),
+    "banker": N_("the banker must be a player of this session"),
+    "not_in_plan": N_("That payment is no longer in the plan (the numbers changed): check the list again."),
+    "not_marked": N_("That payment was not marked paid."),
+    "undo_nothing": N_("There is nothing left to undo in this game."),
+    "undo_moved": N_("Someone else recorded something since: nothing was undone. Check the screen and undo "
+                     "again if needed."),
+    "undo_last_game": N_("Only the last game of the session can be removed by undo."),
+    "carry_broken": N_("game %(game)s cannot take what the game before it carries: %(why)s"),
+})
+
+# characters that hide or reorder text: a name must read as it is
+_HIDDEN = re.compile("[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]")
+
+
+def player_key(name: str) -> str:
+    """Players are matched by name across sessions: case and accents do not matter (Iñaki = inaki)."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
+
+
+def clean_name(raw, path: str = "name") -> str:
+    """A player's name: trimmed, non-empty, at most 40 characters, any script, nothing hidden."""
+    if not isinstance(raw, str):
+        raise RuleError("session.name_text", path)
+    if _HIDDEN.search(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")) or _surrogate(raw):
+        raise RuleError("session.name_control", path)
+    name = " ".join(raw.split())
+    if not name:
+        raise RuleError("session.name_empty", path)
+    if len(name) > MAX_NAME:
+        raise RuleError("session.name_long", path, max=MAX_NAME, count=len(name))
+    return name
+
+
+def _surrogate(text: str) -> bool:
+    return any("\ud800" <= c <= "\udfff" for c in text)
+
+
+def same_player(name: str, players: list[str]) -> str | None:
+    """The listed player that ``name`` would be taken for (history matches names without case or accents)."""
+    key = player_key(name)
+    return next((p for p in players if player_key(p) == key), None)
+
+
+def clean_players(raw, path: str = "players") -> list[str]:
+    if not isinstance(raw, list):
+        raise RuleError("session.players_list", path)
+    if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
+        raise RuleError("session.players_count", path, low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(raw))
+    players: list[str] = []
+    for i, item in enumerate(raw):
+        name = clean_name(item, f"{path}[{i}]")
+        same = same_player(name, players)
+        if same is not None:
+            if same == name:
+                raise RuleError("session.listed_twice", f"{path}[{i}]", name=name)
+            raise RuleError("session.listed_twice_as", f"{path}[{i}]", name=name, same=same)
+        players.append(name)
+    return players
+
+
+def clean_session_name(raw, path: str = "name") -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise RuleError("session.session_name", path)
+    if _HIDDEN.search(raw.replace("\t", " ").replace("\n", " ").replace("\r", " ")) or _surrogate(raw):
+        raise RuleError("session.name_control", path)
+    name = " ".join(raw.split())
+    if len(name) > MAX_SESSION_NAME:
+        raise RuleError("session.session_name_long", path, max=MAX_SESSION_NAME)
+    return name
+
+
+def clean_started(raw, path: str = "started") -> str:
+    if not isinstance(raw, str) or len(raw) > 40:
+        raise RuleError("session.started", path)
+    try:
+        datetime.fromisoformat(raw)
+    except ValueError:
+        raise RuleError("session.started", path) from None
+    return raw
+
+
+def clean_currency(raw, path: str = "currency") -> str:
+    if not isinstance(raw, str) or not re.fullmatch(r"[A-Z]{3}", raw):
+        raise RuleError("session.currency", path)
+    return raw
+
+
+def _clean_settle(raw, players: list[str], path: str = "settle") -> dict:
+    if not isinstance(raw, dict):
+        raise RuleError("session.settle_object", path)
+    for key in raw:
+        if key not in ("banker", "paid"):
+            raise RuleError("session.unknown_key", join_path(path, str(key)), key=str(key)[:40])
+    out: dict = {}
+    if raw.get("banker") is not None:
+        if raw["banker"] not in players:
+            raise RuleError("v.not_player", f"{path}.banker", name=str(raw["banker"])[:40])
+        out["banker"] = raw["banker"]
+    if "paid" in raw:
+        paid = raw["paid"]
+        if not isinstance(paid, list):
+            raise RuleError("session.paid_list", f"{path}.paid")
+        marks = []
+        for i, p in enumerate(paid):
+            ppath = f"{path}.paid[{i}]"
+            if not isinstance(p, dict) or set(p) != {"from", "to", "amount"}:
+                raise RuleError("session.paid_shape", ppath)
+            for who in ("from", "to"):
+                if p[who] not in players:
+                    raise RuleError("v.not_player", f"{ppath}.{who}", name=str(p[who])[:40])
+            from .kinds.validate import need_int
+
+            amount = need_int(p["amount"], f"{ppath}.amount", 1, 10 ** 15)
+            marks.append({"from": p["from"], "to": p["to"], "amount": amount})
+        if marks:
+            out["paid"] = marks
+    return out
+
+
+def normalize_header(doc) -> dict:
+    if not isinstance(doc, dict):
+        raise RuleError("session.object", "$")
+    if doc.get("format") != FORMAT:
+        raise RuleError("session.format", "format", format=FORMAT)
+    for key in doc:
+        if key not in SESSION_KEYS:
+            raise RuleError("session.unknown_key", str(key), key=str(key)[:40])
+    out: dict = {"format": FORMAT, "name": clean_session_name(doc.get("name"))}
+    if doc.get("started") is not None:
+        out["started"] = clean_started(doc["started"])
+    if doc.get("currency") is not None:
+        out["currency"] = clean_currency(doc["currency"])
+    out["players"] = clean_players(doc.get("players"))
+    if doc.get("settle") is not None:
+        settle = _clean_settle(doc["settle"], out["players"])
+        if settle:
+            out["settle"] = settle
+    return out
+
+
+@dataclass
+class Session:
+    header: dict
+    games: list[GameRec] = field(default_factory=list)
+
+    @property
+    def players(self) -> list[str]:
+        return self.header["players"]
+
+
+def kind_of(name: str):
+    return kinds.KINDS[name]
+
+
+def build_game(game, players: list[str], seed: dict | None, path: str = "") -> GameRec:
+    """A session-file game object, checked and played (errors carry ``path`` as their prefix)."""
+    if not isinstance(game, dict):
+        raise RuleError("session.game_object", path)
+    kind = game.get("kind")
+    if kind not in kinds.KINDS:
+        raise RuleError("session.unknown_kind", join_path(path, "kind"), kind=str(kind)[:20],
+                        known=", ".join(kinds.KINDS))
+    try:
+        return kinds.KINDS[kind].build(game, players, seed)
+    except RuleError as err:
+        raise err.prefixed(path) from None
+
+
+def seed_for(games: list[GameRec], gi: int) -> dict | None:
+    """What the previous game of the same kind hands to game ``gi`` (Newmarket's carried chips)."""
+    kind = games[gi].kind if gi < len(games) else None
+    return _seed_before(games, gi, kind)
+
+
+def _seed_before(games: list[GameRec], gi: int, kind: str | None) -> dict | None:
+    for j in range(gi - 1, -1, -1):
+        if games[j].kind == kind:
+            return kinds.KINDS[kind].seed_out(games[j])
+    return None
+
+
+def load(doc) -> Session:
+    """Check a whole session file and play every game: the one way a document becomes a session."""
+    header = normalize_header(doc)
+    raw_games = doc.get("games", [])
+    if not isinstance(raw_games, list):
+        raise RuleError("session.games_list", "games")
+    games: list[GameRec] = []
+    for i, game in enumerate(raw_games):
+        kind = game.get("kind") if isinstance(game, dict) else None
+        seed = _seed_before(games, i, kind) if kind in kinds.KINDS else None
+        games.append(build_game(game, header["players"], seed, f"games[{i}]"))
+    return Session(header, games)
+
+
+def read_file(data: bytes | str) -> Session:
+    """A session file's bytes, parsed and checked in one place (web import, archive, command line)."""
+    from .jsonparse import parse_document
+
+    return load(parse_document(data))
+
+
+def to_doc(session: Session) -> dict:
+    doc = {k: session.header[k] for k in HEADER_KEYS if k in session.header and k != "settle"}
+    doc["games"] = [kinds.KINDS[g.kind].to_doc(g) for g in session.games]
+    if session.header.get("settle"):
+        doc["settle"] = session.header["settle"]
+    return doc
+
+
+def settle_of(header: dict, games: list[GameRec]) -> dict:
+    results = [kinds.KINDS[g.kind].settlement(g) for g in games]
+    banker = (header.get("settle") or {}).get("banker")
+    return settle_plan(header["players"], [{"net": r["net"], "on_table": r["on_table"]} for r in results],
+                       banker=banker)
+
+
+def state_of(session: Session) -> dict:
+    """companion-state/1."""
+    return {"format": STATE_FORMAT, "games": [kinds.KINDS[g.kind].state(g) for g in session.games],
+            "settle": settle_of(session.header, session.games)}
+
+
+# ---------------------------------------------------------------------------------------------------
+# events: what a tap at the session level becomes (the store applies the same functions to rows)
+
+def renamed(header: dict, payload: dict) -> dict:
+    return {**header, "name": clean_session_name(payload.get("name"))}
+
+
+def player_added(header: dict, payload: dict) -> dict:
+    name = clean_name(payload.get("name"), "name")
+    players = header["players"]
+    same = same_player(name, players)
+    if same is not None:
+        raise RuleError("session.already_playing", "name", name=same)
+    if len(players) >= MAX_PLAYERS:
+        raise RuleError("session.too_many", "name", max=MAX_PLAYERS)
+    return {**header, "players": [*players, name]}
+
+
+def banker_set(header: dict, payload: dict) -> dict:
+    settle = dict(header.get("settle") or {})
+    banker = payload.get("banker")
+    if banker:
+        if banker not in header["players"]:
+            raise RuleError("session.banker", "banker")
+        settle["banker"] = banker
+    else:
+        settle.pop("banker", None)
+    return _with_settle(header, settle)
+
+
+def paid_marked(header: dict, payload: dict, plan: list[dict]) -> dict:
+    """Mark a payment paid (it must be in the current plan) or unmark it. ``plan``: the payments now."""
+    payment = payload.get("payment")
+    settle = dict(header.get("settle") or {})
+    marks = list(settle.get("paid") or [])
+    if payload.get("paid"):
+        if payment not in plan:
+            raise RuleError("session.not_in_plan", "paid")
+        if payment not in marks:
+            marks.append(payment)
+    else:
+        if payment not in marks:
+            raise RuleError("session.not_marked", "paid")
+        marks.remove(payment)
+    settle["paid"] = marks
+    return _with_settle(header, settle)
+
+
+def _with_settle(header: dict, settle: dict) -> dict:
+    settle = {k: v for k, v in settle.items() if v}
+    out = {k: v for k, v in header.items() if k != "settle"}
+    if settle:
+        out["settle"] = settle
+    return out
+
+
+HEADER_EVENTS = {"rename": renamed, "add_player": player_added, "banker": banker_set}
+
+
+def propagate(games: list[GameRec], gi: int, players: list[str]) -> list[int]:
+    """After game ``gi`` changed, rebuild the next game of its kind if what it hands on changed (a
+    Newmarket game's carried chips). Returns the indexes rebuilt."""
+    rebuilt = []
+    kind = games[gi].kind
+    for j in range(gi + 1, len(games)):
+        if games[j].kind != kind:
+            continue
+        seed = kinds.KINDS[kind].seed_out(games[gi])
+        if seed != games[j].seed:
+            k = kinds.KINDS[kind]
+            try:
+                games[j] = k.build(k.to_doc(games[j]), players, seed)
+            except RuleError as err:
+                raise RuleError("session.carry_broken", "game", game=j + 1, why=err.msg) from None
+            rebuilt.append(j)
+            rebuilt += propagate(games, j, players)
+        break
+    return rebuilt
+
+
+def replay(events: list[tuple[int, str, dict]]) -> Session:
+    """The session from its events in order (seq, type, payload), undo events taking back their targets
+    with the inverse change their target recorded."""
+    session: Session | None = None
+    inverses: dict[int, tuple] = {}
+    for seq, etype, payload in events:
+        if etype == "create":
+            session = load(payload["doc"])
+        elif etype in HEADER_EVENTS:
+            session.header = HEADER_EVENTS[etype](session.header, payload)
+        elif etype == "paid":
+            plan = settle_of(session.header, session.games)["payments"]
+            session.header = paid_marked(session.header, payload, plan)
+        elif etype == "add_game":
+            gi = len(session.games)
+            game = payload["game"]
+            seed = _seed_before(session.games, gi, game.get("kind"))
+            session.games.append(build_game(game, session.players, seed))
+            inverses[seq] = ("remove", gi)
+        elif etype == "game":
+            gi = payload["game"]
+            rec = session.games[gi]
+            kind = kinds.KINDS[rec.kind]
+            change = kind.apply(rec, action_from_json(kind.actions, payload["action"]))
+            session.games[gi], inverse = apply_change(rec, change)
+            inverses[seq] = ("change", gi, inverse)
+            propagate(session.games, gi, session.players)
+        elif etype == "undo":
+            undo = inverses.pop(payload["target"])
+            if undo[0] == "remove":
+                session.games.pop(undo[1])
+            else:
+                gi = undo[1]
+                session.games[gi], _ = apply_change(session.games[gi], undo[2])
+                propagate(session.games, gi, session.players)
+        else:
+            raise ValueError(f"unknown event type {etype!r}")
+    return session

@@ -1,0 +1,110 @@
+"""Reading typed values out of posted forms, with a message beside the field (never a 500). Every kind's
+blueprint turns its forms into typed actions with these; the rules never see form strings."""
+from __future__ import annotations
+
+import re
+
+from .. import money
+from ..kinds.validate import MAX_COUNT, MAX_MONEY
+from ..messages import N_, define, msg
+from .i18n import t
+
+INT_RE = re.compile(r"[+-]?[0-9]{1,9}")
+
+define("form", {
+    "int": N_("“%(text)s” is not %(what)s: use digits, like 3."),
+    "type": N_("Type %(what)s."),
+    "negative": N_("Cannot be negative."),
+    "min": N_("Must be at least %(min)s."),
+    "large": N_("That number is too large."),
+    "money_large": N_("That amount is too large."),
+    "one": N_("Choose only one."),
+    "what.number": N_("a whole number"),
+    "what.price": N_("a price in chips"),
+    "what.cards": N_("a number of cards"),
+    "what.stake": N_("a stake"),
+    "what.micos": N_("a number of micos"),
+    "what.points": N_("a number of points"),
+})
+
+
+def _text(form, name: str) -> str:
+    raw = form.get(name, "")
+    return raw.strip() if isinstance(raw, str) else ""
+
+
+def read_int(form, name: str, errors: dict, *, minimum: int | None = 0, maximum: int = MAX_COUNT, default=None,
+             required: bool = False, what: str = "form.what.number"):
+    """A whole number typed in a form field. Blank gives ``default`` (or an error when ``required``);
+    anything else that is not a whole number within bounds puts a message in ``errors[name]``."""
+    text = _text(form, name)
+    if not text:
+        if required:
+            errors.setdefault(name, t(msg("form.type", what=msg(what))))
+        return default
+    if not INT_RE.fullmatch(text):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        errors.setdefault(name, t(msg("form.int", text=shown, what=msg(what))))
+        return default
+    value = int(text)
+    if minimum is not None and value < minimum:
+        errors.setdefault(name, t(msg("form.negative")) if minimum == 0 else t(msg("form.min", min=minimum)))
+        return default
+    if value > maximum:
+        errors.setdefault(name, t(msg("form.large")))
+        return default
+    return value
+
+
+def read_money(form, name: str, code: str, errors: dict, default=None, maximum: int = MAX_MONEY):
+    """An amount typed in the session currency ("0.10") -> minor units (10), >= 0."""
+    text = _text(form, name)
+    if not text:
+        return default
+    try:
+        value = money.parse_amount(text, code)
+    except ValueError as err:
+        errors.setdefault(name, str(err))
+        return default
+    if value < 0:
+        errors.setdefault(name, t(msg("form.negative")))
+        return default
+    if value > maximum:
+        errors.setdefault(name, t(msg("form.money_large")))
+        return default
+    return value
+
+
+def only_one(form, name: str, errors: dict) -> str | None:
+    """The single value of a radio field; two values (a crafted form) is an error, not a guess."""
+    values = [v for v in form.getlist(name) if v != ""]
+    if len(values) > 1:
+        errors.setdefault(name, t(msg("form.one")))
+        return None
+    return values[0] if values else None
+
+
+def money_input(minor: int, code: str) -> str:
+    """Minor units written for a form field, without the symbol: 10 EUR cents -> "0.10"."""
+    places = money.decimals(code)
+    if not places:
+        return str(minor)
+    whole, frac = divmod(abs(minor), 10 ** places)
+    return ("-" if minor < 0 else "") + f"{whole}.{str(frac).zfill(places)}"
+
+
+def signed(n: int) -> str:
+    """+3, −2, 0 (a real minus sign: readable at arm's length)."""
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"−{-n}"
+    return "0"
+
+
+def fmt_money(minor: int, code: str, plus: bool = False) -> str:
+    return money.format_amount(int(minor), code, plus=plus)
+
+
+def template_helpers() -> dict:
+    return {"signed": signed, "fmt_money": fmt_money, "money_input": money_input}
