@@ -300,11 +300,11 @@ def outcome(data):
     return value
 
 
+odd_keys = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=["Cs"]), max_size=6)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1)
     | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(st.characters(blacklist_characters="\x00", blacklist_categories=["Cs"]), max_size=5),
-                                                         inner, max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(odd_keys, inner, max_size=4),
     max_leaves=20,
 )
 
@@ -352,7 +352,6 @@ def first_nan(value, steps=()):
     return None
 
 
-odd_keys = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=["Cs"]), max_size=6)
 values_with_nan = st.recursive(
     st.integers(-5, 5) | st.just(float("nan")) | st.text(max_size=3),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(odd_keys, inner, max_size=4),

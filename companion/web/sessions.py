@@ -86,7 +86,7 @@ def _read_new_session_form(form, rows: int) -> tuple[dict, dict]:
             continue
         same = same_player(player, players)
         if same is not None:
-            code = "session.listed_twice" if same == player else "session.listed_twice_as"
+            code = "web.already_listed" if same == player else "web.already_listed_as"
             errors[f"p{i}"] = t({"code": code, "name": player, "same": same})
             continue
         players.append(player)
@@ -262,6 +262,8 @@ from ..messages import N_, define  # noqa: E402
 
 define("web", {
     "two_players": N_("Type at least two players."),
+    "already_listed": N_("%(name)s is already listed"),
+    "already_listed_as": N_("%(name)s is already listed (as %(same)s)"),
     "choose_file": N_("Choose a session file (.json) to import."),
     "refused_file": N_("Refused, nothing imported. %(path)s: %(why)s"),
 })

@@ -2,10 +2,8 @@
 import csv
 import io
 
-import pytest
 
-from companion import csvexport, kinds
-from companion.sessionfile import compute_state, normalize_session
+from companion import csvexport, session as S
 
 
 def test_place_names():
@@ -19,56 +17,56 @@ def test_place_names():
     assert csvexport.place_name(None) == ""
 
 
-def _fake(doc_games, state_games, name="Night"):
-    return {"name": name, "players": ["Ane", "Bea"], "games": doc_games}, {"games": state_games}
+def _session(games, name="Night", players=("Ane", "Bea", "Carlos", "Dani")):
+    return S.load({"format": S.FORMAT, "name": name, "players": list(players), "games": games})
 
 
-def test_entries_tolerate_odd_log_entries():
-    doc, state = _fake(
-        [{"kind": "mus"}, {"kind": "newmarket"}, {"kind": "future"}],
-        [{"teams": {"A": ["Ane", "Carlos"], "B": ["Bea", "Dani"]},
-          "log": [{"hand": 2, "game": 1, "lance": "chica", "team": "A", "points": 2, "why": "called"},
-                  "not a dict", {"why": 5}]},
-         {"log": [{"deal": 1, "from": "Ane", "to": "@AH", "chips": 2, "why": "ante"},
-                  {"deal": None, "from": "@table", "to": "Bea", "chips": 1, "why": "leftovers"}]},
-         {"log": [{"round": 1, "amount": 3, "why": "something new"}]}])
-    rows = csvexport.entries(doc, state)
-    assert len(rows) == 5
+def test_rows_of_every_kind():
+    sess = _session([
+        {"kind": "mus", "seats": ["Ane", "Bea", "Carlos", "Dani"],
+         "hands": [{"chica": [{"team": "A", "bet": 2}, {"team": "B", "call": True}],
+                    "showdown": {"grande": "A", "chica": "A", "pares_held": {}, "juego_held": {}}}]},
+        {"kind": "newmarket", "seats": ["Ane", "Bea", "Carlos"], "start_chips": 5,
+         "deals": [{"out": "Ane", "cards_left": {"Bea": 1, "Carlos": 2}}], "ended": True}])
+    rows = [dict(zip(csvexport.COLUMNS, r)) for r in csvexport.rows(sess)]
     mus = rows[0]
     assert (mus["game"], mus["kind"], mus["round"], mus["mus_game"], mus["lance"], mus["team"],
-            mus["team_players"], mus["amount"], mus["unit"]) == (1, "mus", 2, 1, "chica", "A", "Ane & Carlos", 2,
+            mus["team_players"], mus["amount"], mus["unit"]) == (1, "mus", 1, 1, "chica", "A", "Ane & Carlos", 2,
                                                                   "points")
-    assert rows[1]["why"] == "" and rows[1]["amount"] is None
-    assert rows[2]["from"] == "Ane" and rows[2]["to"] == "@AH" and rows[2]["unit"] == "chips"
-    assert rows[3]["round"] is None
-    assert rows[4]["kind"] == "future" and rows[4]["round"] == 1 and rows[4]["amount"] == 3
+    chips = [r for r in rows if r["kind"] == "newmarket"]
+    assert chips[0]["from"] == "Ane" and chips[0]["to"] == "A♥ pile" and chips[0]["unit"] == "chips"
+    assert chips[-1]["round"] == ""           # the leftovers, after the last deal
+    assert all(r["why"] for r in rows)
+
+
+def test_a_game_won_by_ordago_has_a_row():
+    sess = _session([{"kind": "mus", "seats": ["Ane", "Bea", "Carlos", "Dani"],
+                      "hands": [{"grande": [{"team": "A", "ordago": True}, {"team": "B", "call": True}],
+                                 "showdown": {"grande": "B"}}]}])
+    rows = [dict(zip(csvexport.COLUMNS, r)) for r in csvexport.rows(sess)]
+    assert len(rows) == 1 and rows[0]["lance"] == "ordago" and rows[0]["team"] == "B"
+    assert "órdago" in rows[0]["why"]
 
 
 def test_csv_text_columns_and_formula_protection():
-    doc, state = _fake([{"kind": "desmoche"}],
-                       [{"log": [{"hand": 1, "from": "=cmd()", "to": "@pot", "units": 10, "why": "+1 stake"}]}],
-                       name="@night")
-    text = csvexport.to_csv(doc, state)
+    sess = _session([{"kind": "desmoche", "rules": {"stake": 10}, "seats": ["=cmd()", "Bea"],
+                      "hands": [{"winner": "Bea"}]}], name="@night", players=("=cmd()", "Bea"))
+    text = csvexport.to_csv(sess)
     assert text.endswith("\r\n")
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == csvexport.COLUMNS
     row = dict(zip(rows[0], rows[1]))
     assert row["session"] == "'@night"
     assert row["from"] == "'=cmd()" and row["to"] == "pot"
-    assert row["why"] == "'+1 stake"
     assert row["amount"] == "10" and row["unit"] == "units" and row["round_type"] == "hand"
 
 
-@pytest.mark.skipif("desmoche" not in kinds.KINDS, reason="companion.rules.desmoche not importable yet")
 def test_a_real_desmoche_game_gives_one_row_per_log_entry():
-    doc = normalize_session({
-        "format": "companion-session/1", "name": "Night", "players": ["Ane", "Bea", "Carlos"],
-        "games": [{"kind": "desmoche", "rules": {"variant": "desmoche", "stake": 10},
-                   "seats": ["Ane", "Bea", "Carlos"], "unit_value": 10,
-                   "hands": [{"winner": None}, {"winner": "Bea"}]}]})
-    state = compute_state(doc)
-    rows = csvexport.rows(doc, state)
+    sess = _session([{"kind": "desmoche", "rules": {"variant": "desmoche", "stake": 10},
+                      "seats": ["Ane", "Bea", "Carlos"], "unit_value": 10,
+                      "hands": [{"winner": None}, {"winner": "Bea"}]}], players=("Ane", "Bea", "Carlos"))
+    state = S.state_of(sess)
+    rows = csvexport.rows(sess)
     assert len(rows) == len(state["games"][0]["log"])
-    # the movements balance: what leaves players equals what reaches players and piles
     won = [r for r in rows if r[10] == "Bea" and r[9] == "pot"]
     assert won and won[0][11] == 60

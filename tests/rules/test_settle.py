@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from companion.rules.errors import RuleError
-from companion.rules.settle import banker_payments, fewest_payments, greedy_payments, settle
+from companion.errors import RuleError
+from companion.settle import banker_payments, fewest_payments, greedy_payments, settle
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Fermín"]
 EXAMPLE = {"Ane": 200, "Bea": -300, "Carlos": 600, "Dani": 500, "Eneko": -700, "Fermín": -300}

@@ -105,9 +105,10 @@ def test_view_link_renders_no_edit_control_and_refuses_every_write(client):
     page = client.get(links["view"]).get_data(as_text=True)
     assert "Watching" in page
     assert "Score with me" not in page and "edit-link" not in page
-    assert 'method="post"' not in page
+    # the only form a watcher gets asks to list the session on this phone; it changes nothing
+    assert all(action.endswith("/opened") for action in re.findall(r'<form[^>]*method="post"[^>]*action="([^"]+)"', page))
     token = csrf(client)
-    for path in ("/rename", "/players", "/undo/0", "/revoke"):
+    for path in ("/rename", "/players", "/undo/0", "/replace"):
         resp = client.post(links["view"] + path, data={"csrf": token, "name": "Hacked"})
         assert resp.status_code == 403, path
     assert "Hacked" not in client.get(links["edit"]).get_data(as_text=True)
@@ -158,11 +159,16 @@ def test_live_poll_is_204_when_unchanged_and_the_region_when_changed(client):
     assert "HX-Request" in resp.headers["Vary"]
 
 
-def test_revoking_the_edit_link_replaces_it(client):
+def test_replacing_the_edit_link_asks_first_then_says_what_it_did(client):
     links = new_session(client)
-    hidden = form_fields(client.get(links["edit"]).get_data(as_text=True), links["edit"] + "/revoke")
-    resp = client.post(links["edit"] + "/revoke", data=hidden)
-    assert resp.status_code == 303 and resp.headers["Location"] != links["edit"]
+    page = client.get(links["edit"]).get_data(as_text=True)
+    assert links["edit"] + "/replace" in page and links["edit"] + "/replace" not in re.findall(r'action="([^"]+)"', page)
+    ask = client.get(links["edit"] + "/replace").get_data(as_text=True)
+    assert "Replace the scoring link?" in ask and "opens nothing" in ask
+    resp = client.post(links["edit"] + "/replace", data=form_fields(ask, links["edit"] + "/replace"))
+    assert resp.status_code == 303 and links["edit"] not in resp.headers["Location"]
+    done = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "The scoring link was replaced" in done
     assert client.get(links["edit"]).status_code == 404
     assert client.get(links["view"]).status_code == 200
 
@@ -193,7 +199,7 @@ def test_import_then_export_is_identical(client):
 
 def test_bad_files_are_refused_with_the_json_path(client, app):
     cases = [
-        (b"{not json", "Not JSON: line 1"),
+        (b"{not json", "$: not valid JSON at line 1, column 2"),
         (json.dumps([1]).encode(), "$: a session file is a JSON object"),
         (json.dumps({"format": "other"}).encode(), "format: format must be"),
         (json.dumps({"format": "companion-session/1", "name": "n", "players": ["A", "A"]}).encode(),
@@ -202,7 +208,7 @@ def test_bad_files_are_refused_with_the_json_path(client, app):
                      "games": [{"kind": "poker"}]}).encode(), "games[0].kind: unknown game kind"),
         (json.dumps({"format": "companion-session/1", "name": "n", "players": ["A", "B"], "colour": 1}).encode(),
          "colour: unknown key"),
-        ("\xff".encode("latin-1"), "not text"),
+        ("\xff".encode("latin-1"), "not UTF-8 text at byte 0"),
     ]
     for payload, message in cases:
         resp = _import(client, payload)

@@ -129,7 +129,9 @@ class MusKind:
         try:
             return self.to_doc(self.build(game, players))
         except RuleError as err:
-            field = err.path.split(".")[-1] if err.path.startswith(("rules.", "stake.", "team_names.")) else err.path
+            field = err.path.split(".")[-1] if err.path.startswith(("rules.", "stake.")) else err.path
+            if err.path.startswith("team_names."):
+                field = "name_" + err.path.split(".")[-1]
             raise err.at({"per_game": "stake_game", "per_match": "stake_match"}.get(field, field)) from None
 
     # -- the session file
@@ -189,8 +191,10 @@ class MusKind:
         return play.state, play
 
     def position(self, rec: GameRec) -> str:
+        """The number of hands, the last one and the running state (small): a correction of an earlier
+        hand moves the position too."""
         n = len(rec.items)
-        return fingerprint(n, rec.items[-1].body if n else None)
+        return fingerprint(n, rec.items[-1].body if n else None, rec.state)
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
@@ -417,7 +421,7 @@ class MusKind:
         except RuleError as err:
             raise err.at("hand" + err.path[len(f"hands[{idx}]"):]) from None
 
-    def _replay_from(self, rec, ctx, idx: int, first: dict) -> Change:
+    def _replay_from(self, rec, ctx, idx: int, first: dict, added: bool = False) -> Change:
         """Hand ``idx`` becomes ``first``; every later hand is played again from the new state."""
         before = rec.items[idx].before if idx < len(rec.items) else rec.state
         items = {}
@@ -429,7 +433,9 @@ class MusKind:
                 play = Play(ctx, before, body, path, strict=True).run()
             except RuleError as err:
                 if i == idx:
-                    raise RuleError("mus.corrected_bad", err.path, hand=i + 1, why=err.msg) from None
+                    where = "hand" + err.path[len(path):] if err.path.startswith(path) else err.path
+                    raise RuleError("mus.added_bad" if added else "mus.corrected_bad", where, hand=i + 1,
+                                    why=err.msg) from None
                 raise RuleError("mus.later_impossible", err.path, hand=i + 1, why=err.msg) from None
             if "open" in body:
                 items[i] = Item(body, None, before)
@@ -447,15 +453,15 @@ class MusKind:
     def do_add_hand(self, rec, ctx, a: A.AddHand) -> Change:
         self._no_open(rec, "mus.finish_first")
         i = len(rec.items)
-        return self._replay_from(rec, ctx, i, self._complete(ctx, a.hand, i))
+        return self._replay_from(rec, ctx, i, self._complete(ctx, a.hand, i), added=True)
 
     def do_tally(self, rec, ctx, a: A.Tally) -> Change:
         self._no_open(rec, "mus.finish_first")
         raw = {"tally": a.awards}
         if a.mano is not None:
             raw["mano"] = a.mano
-        if not isinstance(a.awards, list) or not a.awards:
-            raise RuleError("mus.tally_empty", "awards")
+        if not isinstance(a.awards, list):
+            raise RuleError("v.list", "awards")
         i = len(rec.items)
         try:
             body = norm_item(raw, f"hands[{i}]", ctx.seats, ctx.kings)

@@ -84,10 +84,10 @@ define("mus", {
     "showdown_later": N_("the showdown comes after the bidding"),
     "hand_unfinished": N_("only a finished hand can be recorded this way"),
     "corrected_bad": N_("the corrected hand %(hand)s: %(why)s"),
+    "added_bad": N_("hand %(hand)s: %(why)s"),
     "later_impossible": N_("Hand %(hand)s would no longer be possible: %(why)s"),
     "which_hand": N_("which hand? (a recorded hand, counted from 0)"),
     "finish_first": N_("a hand is being recorded: finish it first"),
-    "tally_empty": N_("nothing to count: give at least one award"),
     # one line of a match
     "sum.won": N_("%(team)s won %(won)s–%(lost)s"),
     "sum.playing": N_("%(a)s %(won_a)s–%(won_b)s %(b)s"),

@@ -355,3 +355,13 @@ def test_new_game_field_errors(change, field):
     with pytest.raises(RuleError) as e:
         KIND.new_game(PLAYERS, NewMus(**{**NEW, **change}))
     assert e.value.path == field
+
+
+def test_state_between_games_and_after_the_match():
+    # score 0-0, no stones, the dish full: between games and after the match
+    st = state([_ordago_win("A")])
+    assert st["score"] == {"A": 0, "B": 0} and st["dentro"] == {"A": False, "B": False}
+    assert st["stones"] == {"A": {"amarracos": 0, "ones": 0}, "B": {"amarracos": 0, "ones": 0}, "dish": 22}
+    st = state([_ordago_win("A"), _ordago_win("A")])
+    assert st["score"] == {"A": 0, "B": 0} and st["stones"]["dish"] == 22 and st["next_mano"] is None
+    assert st["games"] == [{"winner": "A", "score": {"A": 0, "B": 0}, "by": "ordago"}] * 2

@@ -19,7 +19,7 @@ def test_headline_and_summary():
     assert render(KIND.summary(g)) == "Bea +3 chips (not ended)"
     done = run(g, A.EndDeal(blocked=True))
     assert render(KIND.headline(done)).startswith("Classic · deal 3 next · Bea 23")
-    assert render(KIND.headline(game(PARLETT))) == "Parlett, deal 1 next, Ane 20, Bea 20, Carlos 20, Dani 20"
+    assert render(KIND.headline(game(PARLETT))) == "Parlett · deal 1 next · Ane 20 · Bea 20 · Carlos 20 · Dani 20"
     one = run(game(start=0), A.StartDeal(), A.EndDeal(out="Bea", cards_left={"Ane": 0, "Carlos": 0, "Dani": 1}),
               A.EndGame())
     assert render(KIND.summary(one)) == "Bea +1 chip"
