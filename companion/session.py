@@ -298,7 +298,7 @@ def banker_set(header: dict, payload: dict) -> dict:
     banker = payload.get("banker")
     if banker:
         if banker not in header["players"]:
-            raise RuleError("session.banker", "banker")
+            raise RuleError("v.not_player", "banker", name=str(banker)[:40])
         settle["banker"] = banker
     else:
         settle.pop("banker", None)

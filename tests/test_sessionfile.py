@@ -5,15 +5,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import store
+from companion import session as S, store
 from companion.db import connect, init_db
-from companion.rules.errors import RuleError
-from companion.sessionfile import FORMAT, compute_state, normalize_session
-from companion.summary import player_key
+from companion.errors import RuleError
 
-names = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1,
+FORMAT = S.FORMAT
+names = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zs", "Zl", "Zp")), min_size=1,
                 max_size=40)
-players = st.lists(names, min_size=2, max_size=8, unique_by=player_key)
+players = st.lists(names, min_size=2, max_size=40, unique_by=S.player_key)
 sessions = st.fixed_dictionaries(
     {"format": st.just(FORMAT), "name": names, "players": players, "games": st.just([])},
     optional={"started": st.datetimes().map(lambda d: d.isoformat(timespec="seconds")),
@@ -22,9 +21,9 @@ sessions = st.fixed_dictionaries(
 
 
 @given(sessions)
-def test_normalize_is_idempotent(doc):
-    once = normalize_session(doc)
-    assert normalize_session(json.loads(json.dumps(once))) == once
+def test_load_is_idempotent(doc):
+    once = S.to_doc(S.load(doc))
+    assert S.to_doc(S.load(json.loads(json.dumps(once)))) == once
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
@@ -33,12 +32,10 @@ def test_export_import_export_is_identical(tmp_path, doc):
     path = str(tmp_path / "rt.db")
     init_db(path)
     db = connect(path)
-    first = store.create(db, doc, location=lambda edit: edit)
-    exported = store.load(db, db.execute("SELECT id FROM sessions WHERE edit_token = ?",
-                                         [first.location]).fetchone()[0])["doc"]
-    second = store.create(db, json.loads(json.dumps(exported)), location=lambda edit: edit)
-    again = store.load(db, db.execute("SELECT id FROM sessions WHERE edit_token = ?",
-                                      [second.location]).fetchone()[0])["doc"]
+    store.create(db, S.load(doc), browser="b")
+    exported = S.to_doc(store.load(db, db.execute("SELECT max(id) FROM sessions").fetchone()[0]))
+    store.create(db, S.load(json.loads(json.dumps(exported))), browser="b")
+    again = S.to_doc(store.load(db, db.execute("SELECT max(id) FROM sessions").fetchone()[0]))
     assert again == exported
     db.conn.close()
 
@@ -53,17 +50,28 @@ def test_export_import_export_is_identical(tmp_path, doc):
     ({"format": FORMAT, "name": "n", "players": ["A", "B"], "games": {}}, "games"),
     ({"format": FORMAT, "name": "n", "players": ["A", "B"], "games": [3]}, "games[0]"),
     ({"format": FORMAT, "name": "n", "players": ["A", "B"], "settle": {"banker": "Z"}}, "settle.banker"),
-    ({"format": FORMAT, "name": "n", "players": [f"P{i}" for i in range(9)]}, "players"),
+    ({"format": FORMAT, "name": "n", "players": [f"P{i}" for i in range(41)]}, "players"),
+    ({"format": FORMAT, "name": "n", "players": ["A", "B\u202e"]}, "players[1]"),     # a bidi override
+    ({"format": FORMAT, "name": "n", "players": ["A", "B\u0007"]}, "players[1]"),     # a control character
+    ({"format": FORMAT, "name": "n", "players": ["A", "B"], "settle": {"paid": [
+        {"from": "A", "to": "B", "amount": 10 ** 19}]}}, "settle.paid[0].amount"),
 ])
 def test_malformed_sessions_name_the_path(doc, path):
     with pytest.raises(RuleError) as err:
-        normalize_session(doc)
+        S.load(doc)
     assert err.value.path == path
 
 
+def test_a_night_has_two_to_forty_players():
+    forty = [f"Player {i}" for i in range(40)]
+    assert S.load({"format": FORMAT, "name": "n", "players": forty}).players == forty
+    with pytest.raises(RuleError) as err:
+        S.load({"format": FORMAT, "name": "n", "players": forty + ["One more"]})
+    assert err.value.path == "players" and "2 to 40" in err.value.message
+
+
 def test_state_of_an_empty_session():
-    doc = normalize_session({"format": FORMAT, "name": "n", "players": ["Ane", "Bea"]})
-    state = compute_state(doc)
+    state = S.state_of(S.load({"format": FORMAT, "name": "n", "players": ["Ane", "Bea"]}))
     assert state["format"] == "companion-state/1"
     assert state["settle"]["net"] == {"Ane": 0, "Bea": 0}
     assert state["settle"]["payments"] == []
@@ -72,5 +80,5 @@ def test_state_of_an_empty_session():
 def test_names_that_differ_only_by_accents_or_case_are_one_player():
     # history matches players across sessions this way, so one session cannot list both
     with pytest.raises(RuleError) as err:
-        normalize_session({"format": FORMAT, "name": "n", "players": ["José", "JOSE"]})
+        S.load({"format": FORMAT, "name": "n", "players": ["José", "JOSE"]})
     assert err.value.path == "players[1]" and "as José" in err.value.message

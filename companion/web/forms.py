@@ -16,6 +16,7 @@ define("form", {
     "type": N_("Type %(what)s."),
     "negative": N_("Cannot be negative."),
     "min": N_("Must be at least %(min)s."),
+    "between": N_("Must be between %(min)s and %(max)s."),
     "large": N_("That number is too large."),
     "money_large": N_("That amount is too large."),
     "one": N_("Choose only one."),
@@ -47,6 +48,10 @@ def read_int(form, name: str, errors: dict, *, minimum: int | None = 0, maximum:
         errors.setdefault(name, t(msg("form.int", text=shown, what=msg(what))))
         return default
     value = int(text)
+    bounded = minimum is not None and maximum != MAX_COUNT
+    if bounded and not minimum <= value <= maximum:
+        errors.setdefault(name, t(msg("form.between", min=minimum, max=maximum)))
+        return default
     if minimum is not None and value < minimum:
         errors.setdefault(name, t(msg("form.negative")) if minimum == 0 else t(msg("form.min", min=minimum)))
         return default

@@ -322,15 +322,15 @@ def _net_chart(points: list[dict], code: str, cid: str) -> str:
             running += net
             labels.append(month)
             values.append(running)
-        title = t(msg("hist.net_months", code=code))
+        title = t(msg("hist.net_months", currency=code))
     else:
         labels, values, running = [t(msg("chart.start"))], [0], 0
         for p in points:
             running += p["net"]
             labels.append(p["date"] or "?")
             values.append(running)
-        title = t(msg("hist.net_sessions", code=code))
-    return charts.line_chart(cid, title, labels, [{"name": t(msg("hist.net", code=code)), "values": values}],
+        title = t(msg("hist.net_sessions", currency=code))
+    return charts.line_chart(cid, title, labels, [{"name": t(msg("hist.net", currency=code)), "values": values}],
                              fmt=lambda v: _money(int(round(v)), code))
 
 
@@ -484,7 +484,7 @@ define("hist", {
     "into": N_("Into %(where)s: %(items)s"),
     "every.hand": N_("Every hand, with the reasons"),
     "every.deal": N_("Every deal, with the reasons"),
-    "net_months": N_("Net won or lost over time, month by month (%(code)s)"),
-    "net_sessions": N_("Net won or lost over time, session by session (%(code)s)"),
-    "net": N_("Net (%(code)s)"),
+    "net_months": N_("Net won or lost over time, month by month (%(currency)s)"),
+    "net_sessions": N_("Net won or lost over time, session by session (%(currency)s)"),
+    "net": N_("Net (%(currency)s)"),
 })

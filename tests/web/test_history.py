@@ -16,7 +16,7 @@ def _mus_game(seats=("Ane", "Bea", "Carlos", "Dani"), hands=12, seed=3):
     """A Mus game typed from paper notes: random cards, a grande bet folded every third hand."""
     import random
 
-    from companion.rules import mus
+    from companion.kinds.mus import KIND
 
     rnd = random.Random(seed)
     seats = list(seats)
@@ -29,8 +29,9 @@ def _mus_game(seats=("Ane", "Bea", "Carlos", "Dani"), hands=12, seed=3):
                 "grande": [], "chica": [], "pares": [], "juego": []}
         if i % 3 == 0:
             hand["grande"] = [{"team": "A", "bet": 2}, {"team": "B", "fold": True}]
-        game = mus.normalize({**game, "hands": game["hands"] + [hand]}, seats)
-        if mus.compute(game)["match_winner"]:
+        rec = KIND.build({**game, "hands": game["hands"] + [hand]}, seats)
+        game = KIND.to_doc(rec)
+        if rec.state["match_winner"]:
             break
     return game
 
@@ -105,7 +106,9 @@ def test_only_the_sessions_this_browser_saw_unless_admin(app, client):
     token = re.search(r'class="hist-name" href="/s/([^/]+)/history"', page).group(1)
     view = re.search(r'value="http://table\.example:8000(/s/[^"]+)" id="watch-link"',
                      client.get(f"/s/{token}").get_data(as_text=True)).group(1)
-    other.get(view)
+    opened = other.get(view).get_data(as_text=True)
+    assert f'action="{view}/opened"' in opened            # the page asks to be listed (a POST, never a GET)
+    assert other.post(f"{view}/opened", data={"csrf": csrf(other)}).status_code == 204
     page = other.get("/history").get_data(as_text=True)
     assert _names(page) == ["Mine"] and "watching" in page and f"{view}/history" in page
     # the admin sees every session, with edit links
@@ -368,11 +371,11 @@ def test_a_bad_file_refuses_the_whole_zip(app, client):
 
 def test_zip_refusals_name_the_problem(app, client):
     cases = [
-        ({"a.json": "{not json"}, "a.json: not JSON: line 1"),
+        ({"a.json": "{not json"}, "a.json: $: not valid JSON at line 1"),
         ({"a.json": {"format": "nope"}}, "a.json: format: format must be"),
         ({"a.json": session_doc(players=("Ane", "Ane"))}, "a.json: players[1]: Ane is listed twice"),
         ({"notes.txt": "hello"}, "notes.txt: not a session file"),
-        ({"a.json": b"\xff\xfe"}, "a.json: not text"),
+        ({"a.json": b"\xff\xfe"}, "a.json: $: not UTF-8 text"),
         ({}, "The zip holds no session file."),
     ]
     for files, message in cases:
@@ -401,21 +404,27 @@ def test_import_needs_csrf_and_lands_once(app, client):
     assert _names(client.get("/history").get_data(as_text=True)) == ["Friday at Koldo&#39;s"]
 
 
-def test_migration_recomputes_old_summaries(tmp_path):
-    """Summaries written before the history keys existed are recomputed once (db.m002)."""
+def test_migration_moves_old_documents_into_rows(tmp_path):
+    """A database of the first version (each session one JSON document) reads the same after m003/m004:
+    the games as rows, the summaries and nets recomputed, the export equal to the old document."""
     from companion import db as dbm
+    from companion import session as S
+    from companion import store
 
     path = str(tmp_path / "old.db")
     db = dbm.connect(path)
-    dbm.migrations.apply(db, stop_before="m002_history_summaries")
-    store_doc = {"format": "companion-session/1", "name": "Old", "players": ["Ane", "Bea"], "games": []}
-    from companion import store
-
-    store.create(db, store_doc)
-    db.execute("UPDATE sessions SET summary = '{\"players\": [\"Ane\", \"Bea\"]}'")
+    dbm.migrations.apply(db, stop_before="m003_games_and_items")
+    doc = session_doc(name="Old", players=("Ane", "Bea", "Carlos", "Dani"))
+    doc["games"] = [_mus_game(hands=4)]
+    db.execute("INSERT INTO sessions(name, created, updated, started, edit_token, view_token, version, doc)"
+               " VALUES ('Old', '2026-01-01', '2026-01-01', '2026-01-01', 'e' || hex(randomblob(16)),"
+               " 'v' || hex(randomblob(16)), 1, ?)", [json.dumps(doc)])
     db.conn.close()
     dbm.init_db(path)
     db = dbm.connect(path)
+    sid = db.execute("SELECT id FROM sessions").fetchone()[0]
+    assert S.to_doc(store.load(db, sid)) == S.to_doc(S.load(doc))
     summary = json.loads(db.execute("SELECT summary FROM sessions").fetchone()[0])
+    assert summary["players"] == ["Ane", "Bea", "Carlos", "Dani"] and summary["kinds"] == ["mus"]
+    assert db.execute("SELECT count(*) FROM items").fetchone()[0] == len(doc["games"][0]["hands"])
     db.conn.close()
-    assert summary["games"] == [] and summary["settled"] is False and summary["players"] == ["Ane", "Bea"]

@@ -39,22 +39,6 @@ def test_absurdly_nested_json_is_refused(app, client):
     assert _session_count(app) == 0
 
 
-def test_a_file_the_engines_trip_on_is_refused_with_the_others(app, client, monkeypatch):
-    from companion.web import history
-
-    real = history.compute_state
-
-    def tripping(doc):
-        if doc["name"] == "odd":
-            raise KeyError("seats")
-        return real(doc)
-
-    monkeypatch.setattr(history, "compute_state", tripping)
-    resp = _import_zip(client, _zip({"a.json": _good(), "b.json": {**_good(), "name": "odd"}}))
-    assert resp.status_code == 422 and "b.json" in _error(resp)
-    assert _session_count(app) == 0
-
-
 @NEEDS["desmoche"]
 def test_an_archive_larger_than_the_request_limit_imports(app, client):
     raw = _zip({f"{i}.json": session_doc(DESMOCHE, players=("Ane", "Bea", "Carlos"), name=f"Night {i}")

@@ -7,7 +7,8 @@ import re
 from click.testing import CliRunner
 
 from companion.cli import main as cli_main
-from companion.rules import mus as engine
+from companion import session as S
+from companion.kinds.mus import view as mus_view
 from helpers import csrf, new_session
 from helpers import form_fields as raw_form_fields
 
@@ -49,7 +50,13 @@ def doc_of(client, edit):
 
 
 def mus_state(client, edit, gi=0):
-    return json.loads(client.get(f"{edit}/state.json").get_data(as_text=True))["games"][gi]
+    """The served state, with what the scoring screen knows besides (its status, the hands' summaries,
+    the hands that ended each game), worked out from the exported file by the kind itself."""
+    st = json.loads(client.get(f"{edit}/state.json").get_data(as_text=True))["games"][gi]
+    rec = S.load(doc_of(client, edit)).games[gi]
+    model = mus_view.page(rec, list(rec.items))
+    return {**st, "status": model["st"]["status"], "game_ends": rec.state["game_ends"],
+            "hands": [item.result for item in rec.items if item.result]}
 
 
 def moves_on(html):
@@ -70,18 +77,19 @@ def test_new_match_form_shows_the_table_and_stores_the_game(client):
     page = client.get(f"{links['edit']}/mus/new").get_data(as_text=True)
     assert page.count('class="sq-seat') == 4 and "mus-a" in page and "mus-b" in page
     for name in ("seat0", "seat1", "seat2", "seat3", "preset", "kings", "target", "games_to_win", "paso_point",
-                 "juego_31", "juego_other", "punto_bonus", "stake_kind", "stake_amount", "fives_A_pos"):
+                 "juego_31", "juego_other", "punto_bonus", "stake_game", "stake_match", "fives_A_pos", "name_A"):
         assert f'name="{name}"' in page
     game = add_match(client, links["edit"], preset="spanish", target=30, kings=4, games_to_win=1,
-                     stake_kind="per_game", stake_amount="2.50", fives_A_pos=1, fives_B_pos=0)
+                     stake_game="2.50", stake_match="10", fives_A_pos=1, fives_B_pos=0)
     assert game.endswith("/mus/0")
     g = doc_of(client, links["edit"])["games"][0]
     assert g["seats"] == ["Ane", "Bea", "Carlos", "Dani"]
     assert g["rules"] == {"preset": "spanish", "target": 30, "kings": 4, "games_to_win": 1}
-    assert g["stake"] == {"per_game": 250}
+    assert g["stake"] == {"per_game": 250, "per_match": 1000}   # both may be given together
     assert g["stones"] == {"A": {"fives": "Carlos", "ones": "Ane"}, "B": {"fives": "Bea", "ones": "Dani"}}
     page = client.get(game).get_data(as_text=True)
-    assert "€2.50 per game" in page and "Carlos <small>5s</small>" in page
+    assert "€2.50</strong> per game" in page and "€10.00</strong> per match" in page
+    assert "Carlos <small>5s</small>" in page
     session_page = client.get(links["edit"]).get_data(as_text=True)
     assert "A 0 – 0 B" in session_page
 
@@ -91,12 +99,13 @@ def test_new_match_field_errors_beside_the_field_and_nothing_stored(client):
     url = f"{links['edit']}/mus/new"
     base = form_fields(client.get(url).get_data(as_text=True), url)
     cases = [
-        ({**SEATS, "seat2": "Ane"}, "seat2", "already has a seat"),
+        ({**SEATS, "seat2": "Ane"}, "seat2", "seated twice"),
         ({**SEATS, "seat1": ""}, "seat1", "choose a player"),
         ({**SEATS, "target": "5"}, "target", "between 10 and 100"),
         ({**SEATS, "games_to_win": "two"}, "games_to_win", "whole number"),
-        ({**SEATS, "stake_kind": "per_match", "stake_amount": "abc"}, "stake_amount", "Not an amount"),
-        ({**SEATS, "stake_amount": "3"}, "stake_kind", "per game or per match"),
+        ({**SEATS, "stake_match": "abc"}, "stake_match", "Not an amount"),
+        ({**SEATS, "stake_game": "-3"}, "stake_game", "negative"),
+        ({**SEATS, "name_A": "x" * 41}, "name_A", "at most 40"),
     ]
     for fields, field, message in cases:
         resp = client.post(url, data={**base, **fields})
@@ -429,7 +438,7 @@ def test_live_poll_answers_204_then_the_live_block(client):
 
 
 def test_a_short_match_state_matches_the_engine_on_the_exported_file(client, tmp_path):
-    links, game = setup(client, target=10, games_to_win=2, stake_kind="per_match", stake_amount="5")
+    links, game = setup(client, target=10, games_to_win=2, stake_match="5")
     # game 1: an órdago called at Grande, the cards decide
     act(client, game, "cards:start", cards0="RRR4", cards1="CCS7", cards2="A456", cards3="RS7A")
     act(client, game, "ordago:B")
@@ -461,12 +470,12 @@ def test_a_short_match_state_matches_the_engine_on_the_exported_file(client, tmp
     assert moves_on(page) == set()                          # only Undo is left
     assert f"{links['edit']}/undo/0" in page
     session_page = client.get(links["edit"]).get_data(as_text=True)
-    assert "Match won by A (Ane &amp; Carlos) 2–1" in session_page
+    assert "Ane &amp; Carlos won 2–1" in session_page
     # the served state equals what the engine and the CLI compute from the exported file
     exported = client.get(f"{links['edit']}/session.json").get_data(as_text=True)
     served = json.loads(client.get(f"{links['edit']}/state.json").get_data(as_text=True))
     doc = json.loads(exported)
-    assert served["games"][0] == engine.compute(doc["games"][0])
+    assert served["games"][0] == S.state_of(S.load(doc))["games"][0]
     path = tmp_path / "night.json"
     path.write_text(exported)
     result = CliRunner().invoke(cli_main, ["state", str(path)])
@@ -478,10 +487,10 @@ def test_a_short_match_state_matches_the_engine_on_the_exported_file(client, tmp
 
 
 def test_the_stake_shows_beside_the_score_and_who_pays_when_a_game_ends(client):
-    links, game = setup(client, target=10, stake_kind="per_game", stake_amount="2.50")
+    links, game = setup(client, target=10, stake_game="2.50")
     page = client.get(game).get_data(as_text=True)
     board = page[page.index('class="mus-board"'):page.index('id="step"')]
-    assert "Stake <strong>€2.50 per game</strong>" in board
+    assert "Stake <strong>€2.50</strong> per game" in board
     act(client, game, "ordago:A")
     act(client, game, "call")
     act(client, game, "showdown:grande:B")

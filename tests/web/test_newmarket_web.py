@@ -5,7 +5,10 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.rules import newmarket as N
+from companion import session as S
+from companion.kinds.newmarket import KIND as NM
+from companion.kinds.newmarket import view as nm_view
+from companion.kinds.newmarket.shape import table_of
 from helpers import csrf, form_fields, new_session
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
@@ -33,12 +36,37 @@ def act(client, game_url, route, status=303, **fields):
     return resp
 
 
-def state(client, links, gi=0):
+def served(client, links, gi=0):
+    """The game's entry in the served state JSON (companion-state/1)."""
     return client.get(links["edit"] + "/state.json").get_json()["games"][gi]
+
+
+def state(client, links, gi=0):
+    """The served state, with what the table's page knows besides (the next dealer, the face-up cards, each
+    deal's result, the leftovers, what a carry game hands on), worked out from the exported file by the
+    kind itself."""
+    st = served(client, links, gi)
+    rec = S.load(doc(client, links)).games[gi]
+    current, info = NM.current(rec)
+    model = nm_view.page(rec, list(rec.items), 0)
+    return {**st, "dealer": model["st"]["dealer"], "face_up": list(current["face_up"]),
+            "face_down": model["st"]["face_down"], "deals": [item.result or info for item in rec.items],
+            "leftovers": model["st"]["leftovers"], "carry_out": table_of(NM.seed_out(rec)),
+            "brought_in": NM.brought_in(rec), "on_table": NM.on_table(current)}
+
+
+def computed(game_doc, players=PLAYERS, seed=None):
+    """What the kind computes from an exported game object (the state JSON's entry)."""
+    return NM.state(NM.build(game_doc, list(players), seed))
 
 
 def doc(client, links):
     return client.get(links["edit"] + "/session.json").get_json()
+
+
+def history(client, links):
+    """The hand-by-hand page, where every chip movement is listed with its reason."""
+    return client.get(links["edit"] + "/history").get_data(as_text=True)
 
 
 @pytest.fixture
@@ -102,8 +130,9 @@ def test_worked_example_deal_and_shared_leftovers(client, links):
     assert st["pots"] == {"AH": 4, "KC": 0, "QD": 4, "JS": 4}
     assert st["dealer"] == "Bea"                                  # the dealer moves on by itself
     page = client.get(game).get_data(as_text=True)
-    assert "Bea went out: Ane paid 3 (3 cards)" in page            # the log says why
     assert "Bea went out: collected 9 (Ane 3, Carlos 5, Dani 1)" in page
+    assert 'href="' + links["edit"] + '/history#game-0"' in page      # every chip, on the hand-by-hand page
+    assert "Bea went out: Ane paid 3 (3 cards)" in history(client, links)   # the log says why
     assert "12 chips on the table are shared: 3 each" in page
     act(client, game, "/end-game")
     st = state(client, links)
@@ -132,7 +161,7 @@ def test_dummy_sold_and_swapped(client, links):
     game = add_game(client, links)
     act(client, game, "/start")
     resp = act(client, game, "/dummy", status=422, dummy="sold", sold_to="Bea", price="-2")
-    assert "Cannot be negative" in resp.get_data(as_text=True)
+    assert re.search(r'id="err-price"[^>]*>(Cannot be negative|Must be between 0 and)', resp.get_data(as_text=True))
     resp = act(client, game, "/dummy", status=422, dummy="sold", sold_to="Bea", price="two")
     assert re.search(r'id="err-price"[^>]*>[^<]*is not a price in chips', resp.get_data(as_text=True))
     resp = act(client, game, "/dummy", status=422, dummy="sold", sold_to="Zed", price="2")
@@ -155,7 +184,8 @@ def test_dummy_sold_and_swapped(client, links):
     ("/end", {"out": "Bea", "left_0": "3", "left_1": "2", "left_2": "1", "left_3": "1"}, "left_1",
      "Bea went out: he has no cards left"),
     ("/end", {"out": "Bea", "left_0": "three", "left_2": "1", "left_3": "1"}, "left_0", "is not a number of cards"),
-    ("/end", {"out": "Bea", "left_0": "-1", "left_2": "1", "left_3": "1"}, "left_0", "Cannot be negative"),
+    ("/end", {"out": "Bea", "left_0": "-1", "left_2": "1", "left_3": "1"}, "left_0",
+     "(Cannot be negative|Must be between 0 and)"),
     ("/end", {"out": "Bea", "left_0": "1", "left_3": "1"}, "left_2", "How many cards does Carlos still hold"),
     ("/end", {"left_0": "1"}, "out", "Tap who went out"),
     ("/end", {"out": "Zed"}, "out", "is not seated"),
@@ -266,10 +296,11 @@ def test_leftover_carry_seeds_the_next_game(client, links):
     assert "16 chips stay on the table for the next Newmarket game" in page
     form = client.get(links["edit"] + "/newmarket/new").get_data(as_text=True)
     assert "Game 1 left chips on the table; this game starts with them: K♣ 4 · Q♦ 4 · J♠ 4 · kitty 4" in form
-    second = add_game(client, links, kitty_ante="1", carry_in='{"AH": 99}')   # typed carry_in is ignored
+    second = add_game(client, links, kitty_ante="1", carry_in='{"AH": 99}')   # a posted carry_in is ignored
     assert second.endswith("/newmarket/1")
-    g2 = doc(client, links)["games"][1]
-    assert g2["carry_in"] == first["carry_out"]
+    d = doc(client, links)
+    assert "carry_in" not in d["games"][1]                 # worked out from game 1, never written
+    assert table_of(S.load(d).games[1].seed) == first["carry_out"]
     st2 = state(client, links, 1)
     assert st2["pots"] == {"AH": 0, "KC": 4, "QD": 4, "JS": 4} and st2["kitty"] == 4
     assert st2["brought_in"] == 80 + 16
@@ -320,7 +351,7 @@ def test_correcting_a_past_deal_recomputes_everything_after(client, links):
     assert d["games"][0]["deals"][0]["cards_left"]["Ane"] == 6
     assert d["games"][0]["deals"][0]["boodles_won"] == [{"card": "KC", "by": "Dani"}]
     assert "dealer" not in d["games"][0]["deals"][0]
-    assert state(client, links) == N.compute(d["games"][0])
+    assert served(client, links) == S.state_of(S.load(d))["games"][0]
     # a correction that makes no sense is refused beside its field, nothing stored
     form = client.get(url).get_data(as_text=True)
     resp = client.post(url, data={**form_fields(form, url), "dealer": "Ane", "dummy": "sold", "sold_to": "Ane",
@@ -395,8 +426,9 @@ def test_state_json_is_the_engine_compute_of_the_exported_file(client, links):
     act(client, game, "/end", out="Dani", left_0="2", left_1="4", left_2="0")
     act(client, game, "/start")
     exported = doc(client, links)
-    assert state(client, links) == N.compute(exported["games"][0])
-    assert N.compute(N.normalize(exported["games"][0], exported["players"])) == state(client, links)
+    assert served(client, links) == S.state_of(S.load(exported))["games"][0]
+    canonical = NM.to_doc(NM.build(exported["games"][0], exported["players"]))
+    assert computed(canonical, exported["players"]) == served(client, links)
 
 
 def test_headline_on_the_session_page(client, links):

@@ -8,8 +8,11 @@ def _status(app, client, link):
     from companion.web.common import open_session
 
     token = link.rsplit("/", 1)[1]
+    from companion.messages import render
+
     with app.test_request_context():
-        return app.jinja_env.globals["settle_status"](open_session(token))
+        line = app.jinja_env.globals["settle_status"](open_session(token))
+        return render(line) if line else ""
 
 
 @NEEDS["desmoche"]

@@ -50,10 +50,38 @@ def _game_url(view, gi: int) -> str:
     return url_for("newmarket.game", token=view.token, gi=gi)
 
 
+def _shown(key: str, model: dict, can_edit: bool) -> bool:
+    """Whether the page as it is now has a place for an error on ``key`` (else it goes on top)."""
+    st, current = model["st"], model["current"]
+    if key in ("form", "at"):
+        return True
+    if st["ended"] or not can_edit:
+        return False
+    if current:
+        if key in ("dummy", "sold_to", "price"):
+            return model["classic"] and not current["dummy"]
+        if key == "exchange":
+            return not model["classic"] and not current["exchange"] and not current["bury"]
+        return key in ("boodle", "end", "out") or key.startswith("left_")
+    return key in ("start", "dealer", "antes", "end_game") or key.startswith("ante_")
+
+
+def _placed(errors: dict | None, model: dict, can_edit: bool) -> dict:
+    """Errors beside their fields; one whose field is not on the page now goes on top, with the others."""
+    shown: dict = {}
+    for key, message in (errors or {}).items():
+        if _shown(key, model, can_edit):
+            shown[key] = message
+        else:
+            shown["form"] = (shown["form"] + " " if "form" in shown else "") + message
+    return shown
+
+
 def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=None):
     rec = view.game(gi, "newmarket")
     recent = view.recent(gi, RECENT)
     model = page(rec, recent, len(rec.items) - len(recent))
+    errors = _placed(errors, model, view.can_edit)
     code = view.currency
     value = rec.head["chip_value"]
     for p in model["players"]:
@@ -61,7 +89,7 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
     for h in model["history"]:
         h["url"] = url_for("newmarket.correct", token=view.token, gi=gi, di=h["index"])
     final_money = {r["player"]: fmt_money(r["net"] * value, code, plus=True) for r in (model["st"]["final"] or [])}
-    return render("newmarket/game.html", view, status=status, gi=gi, game=rec.head, errors=errors or {},
+    return render("newmarket/game.html", view, status=status, gi=gi, game=rec.head, errors=errors,
                   form=form if form is not None else {}, currency=code, chip_value_text=fmt_money(value, code),
                   final_money=final_money, undo=view.undo_label(gi),
                   all_url=url_for("history.session", token=view.token) + f"#game-{gi}", **model)
@@ -70,12 +98,21 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
 # ---------------------------------------------------------------------------------------------------
 # a new game
 
+def _previous(view) -> dict | None:
+    """The session's last Newmarket game: its number, what it leaves on the table (``carry``: its
+    ``seed_out``, or None), and whether it will leave chips once it ends (``pending``)."""
+    for i in range(len(view.games) - 1, -1, -1):
+        rec = view.games[i]
+        if rec.kind == "newmarket":
+            return {"number": i + 1, "carry": KIND.seed_out(rec),
+                    "pending": rec.head["rules"]["leftover"] == "carry" and not rec.head["ended"]}
+    return None
+
+
 def _previous_carry(view):
     """The chips the previous Newmarket game of the session carries into a new one (or None)."""
-    for rec in reversed(view.games):
-        if rec.kind == "newmarket":
-            return KIND.seed_out(rec)
-    return None
+    previous = _previous(view)
+    return previous["carry"] if previous else None
 
 
 def _new_defaults(view) -> dict:
@@ -89,9 +126,18 @@ def _new_defaults(view) -> dict:
     return form
 
 
+NEW_FIELDS = ("form", "carry", "seats", "variant", "ante", "dealer_ante", "kitty_ante", "free_ante", "payout",
+              "boodles", "pool_ante", "leftover", "start_chips", "chip_value")
+
+
 def _new_page(view, form, errors=None, status=200):
-    carry = _previous_carry(view)
-    return render("newmarket/new.html", view, status=status, form=form, errors=errors or {},
+    previous = _previous(view)
+    carry = previous["carry"] if previous else None
+    shown: dict = {}
+    for key, message in (errors or {}).items():     # an error with no field on the form goes on top
+        key = key if key in NEW_FIELDS else "form"
+        shown[key] = (shown[key] + " " if key in shown else "") + message
+    return render("newmarket/new.html", view, status=status, form=form, errors=shown, previous=previous,
                   carry=carry, carry_piles=card_piles(carry), players=view.players, max_seats=MAX_PLAYERS,
                   currency=view.currency)
 
@@ -147,13 +193,17 @@ def new(token):
     spec, errors = _read_new(form, view.currency)
     game = None
     if spec is not None:
+        previous = _previous(view)
         try:
             game = KIND.new_game(view.players, spec)
-            seed = _previous_carry(view)
+            seed = previous["carry"] if previous else None
             if seed:
                 KIND.build(game, view.players, seed)   # the carried piles must land on this game's cards
         except RuleError as err:
-            errors[_new_field(err.path)] = t(err.msg)
+            if err.code in ("newmarket.seed_card", "newmarket.seed_pool"):
+                errors["carry"] = t(msg("newmarket.form.carry_piles", game=previous["number"], why=err.msg))
+            else:
+                errors[_new_field(err.path)] = t(err.msg)
     if errors:
         return _new_page(view, form, errors, 422)
     return add(view, "newmarket", game, lambda errs, status: _new_page(open_session(token), form, errs, status))
@@ -271,11 +321,21 @@ def _cards_left(form, rec, out: str | None, errors: dict, required: bool) -> dic
     return left
 
 
+def _one(form, name: str, errors: dict, code: str) -> str | None:
+    """``only_one``, with this form's own words when two values were posted."""
+    value = only_one(form, name, errors)
+    if name in errors:
+        errors[name] = t(msg(code))
+    return value
+
+
 def _end(rec, form):
     errors: dict = {}
-    if only_one(form, "blocked", errors) in ("1", "on", "true", "yes"):
+    if _one(form, "blocked", errors, "newmarket.form.blocked_once") in ("1", "on", "true", "yes"):
         return A.EndDeal(blocked=True)
-    out = only_one(form, "out", errors)
+    if "blocked" in errors:
+        raise FormError({"end": errors["blocked"]})
+    out = _one(form, "out", errors, "newmarket.form.one_out")
     seats = rec.head["seats"]
     if "out" not in errors and not out:
         errors["out"] = t(msg("newmarket.form.tap_out"))
@@ -383,7 +443,7 @@ def _deal_from(form, rec, di: int) -> tuple[dict, list[str]]:
     if orig.get("open"):
         deal["open"] = True
     else:
-        end = only_one(form, "end", errors) or ""
+        end = _one(form, "end", errors, "newmarket.form.one_end") or ""
         if end == "blocked":
             deal["blocked"] = True
         elif end.startswith("p:"):

@@ -144,4 +144,9 @@ define("newmarket", {
     "form.out_no_cards": N_("%(name)s went out: he has no cards left."),
     "form.how_many": N_("How many cards does %(name)s still hold?"),
     "form.tap_out": N_("Tap who went out."),
+    "form.one_out": N_("Only one player goes out in a deal."),
+    "form.one_end": N_("Choose one ending of the deal."),
+    "form.blocked_once": N_("Tap Blocked once."),
+    "form.carry_piles": N_("The chips carried from game %(game)s lie on piles this game does not have "
+                           "(%(why)s): choose the same variant and boodle cards."),
 })

@@ -1,0 +1,110 @@
+"""The Kind contract, tested over every kind the app knows: a tap changes only what it names and undo is
+its exact inverse; the record built tap by tap equals the record built again from its own document
+(replay = cache); the position moves with every tap; the state has the format's keys; a game's money
+balances; every action type can be refused, with a path; refusing changes nothing."""
+import dataclasses
+import json
+import typing
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import kinds
+from companion.errors import RuleError
+from companion.kinds.base import action_from_json, apply_change
+from kind_strategies import new_games, tap
+
+PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]
+GAMES = {g["kind"]: g for g in new_games(PLAYERS)}
+STATE_KEYS = {"mus": {"kind", "teams", "games", "games_won", "match_winner", "score", "dentro", "stones",
+                      "next_mano", "log"},
+              "newmarket": {"kind", "chips", "pots", "kitty", "pool", "ended", "net"},
+              "desmoche": {"kind", "pot", "multiple", "side_pots", "net"}}
+
+
+def test_every_kind_is_tested():
+    assert set(kinds.KINDS) == set(GAMES) == set(STATE_KEYS)
+
+
+def _snapshot(kind, rec):
+    return (json.dumps(kind.to_doc(rec), sort_keys=True), json.dumps(rec.state, sort_keys=True),
+            [json.dumps(i.result, sort_keys=True) for i in rec.items])
+
+
+@pytest.mark.parametrize("name", sorted(STATE_KEYS))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_contract(name, data):
+    kind = kinds.KINDS[name]
+    rec = kind.build(GAMES[name], PLAYERS)
+    for _ in range(data.draw(st.integers(1, 40), label="taps")):
+        action = tap(data.draw, rec)
+        if action is None:
+            break
+        before = _snapshot(kind, rec)
+        position = kind.position(rec)
+        try:
+            change = kind.apply(rec, action)
+        except RuleError as err:
+            assert err.path, (action, err)
+            assert _snapshot(kind, rec) == before            # refused: nothing changed
+            continue
+        new, inverse = apply_change(rec, change)
+        back, _ = apply_change(new, inverse)
+        assert _snapshot(kind, back) == before               # undo is the exact inverse
+        assert kind.position(new) != position                 # every tap moves the position
+        rebuilt = kind.build(json.loads(json.dumps(kind.to_doc(new))), PLAYERS)
+        assert _snapshot(kind, rebuilt) == _snapshot(kind, new)    # replay = cache
+        # the stored action replays to the same tap
+        assert action_from_json(kind.actions, json.loads(json.dumps(action.to_json()))) == \
+            dataclasses.replace(action, at=None)
+        rec = new
+    state = kind.state(rec)
+    assert STATE_KEYS[name] <= set(state) and state["kind"] == name
+    money = kind.settlement(rec)
+    assert sum(money["net"].values()) + money["on_table"] == 0          # nothing created or lost
+
+
+def _garbage(field_type) -> object:
+    text = str(field_type)
+    if "dict" in text:
+        return {"Zoe": "x"}
+    if "list" in text:
+        return ["x"]
+    if "int" in text:
+        return -7
+    if "bool" in text:
+        return True
+    return "Zoe"
+
+
+@pytest.mark.parametrize("name", sorted(STATE_KEYS))
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_action_type_can_be_refused_with_a_path(name, data):
+    kind = kinds.KINDS[name]
+    recs = [kind.build(GAMES[name], PLAYERS)]
+    for _ in range(data.draw(st.integers(0, 25), label="taps")):
+        action = tap(data.draw, recs[-1])
+        if action is None:
+            break
+        try:
+            recs.append(apply_change(recs[-1], kind.apply(recs[-1], action))[0])
+        except RuleError:
+            pass
+    for cls in kind.actions.values():
+        hints = typing.get_type_hints(cls)
+        fields = {f.name: _garbage(hints[f.name]) for f in dataclasses.fields(cls) if f.name != "at"}
+        refused = []
+        for rec in recs:
+            try:
+                kind.apply(rec, cls(**fields))
+            except RuleError as err:
+                refused.append(err)
+        stale = cls(**fields, at="not-the-position")
+        with pytest.raises(RuleError) as err:
+            kind.apply(recs[-1], stale)
+        assert err.value.path == "at"
+        if fields:
+            assert refused and all(e.path for e in refused), (cls, refused)
