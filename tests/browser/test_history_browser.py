@@ -12,7 +12,7 @@ SEATS = ["Ane", "Bea", "Carlos", "Dani"]
 
 
 def _mus_game(seed: int = 7, hands: int = 30) -> dict:
-    from companion.rules import mus
+    from companion.kinds.mus import KIND
 
     rnd = random.Random(seed)
     game = {"kind": "mus", "rules": {"preset": "pagat"}, "seats": SEATS, "stake": {"per_game": 100},
@@ -24,8 +24,9 @@ def _mus_game(seed: int = 7, hands: int = 30) -> dict:
                 "grande": [], "chica": [], "pares": [], "juego": []}
         if i % 3 == 0:
             hand["grande"] = [{"team": "A", "bet": 2}, {"team": "B", "fold": True}]
-        game = mus.normalize({**game, "hands": game["hands"] + [hand]}, SEATS)
-        if mus.compute(game)["match_winner"]:
+        rec = KIND.build({**game, "hands": game["hands"] + [hand]}, SEATS)
+        game = KIND.to_doc(rec)
+        if rec.state["match_winner"]:
             break
     return game
 

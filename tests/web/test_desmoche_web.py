@@ -5,7 +5,9 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.rules import desmoche as D
+from companion import session as S
+from companion.kinds.desmoche import KIND as DM
+from companion.messages import render
 from helpers import csrf, form_fields, new_session
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
@@ -32,10 +34,11 @@ def post(client, game_url, route, items=(), status=303):
     return resp
 
 
-def hand(client, game_url, winner="none", status=303, arriba=None, joined=None, **more):
-    """A hand as the form sends it: everyone ticked arriba unless told, oro joined by everyone unless told."""
+def hand(client, game_url, winner="none", status=303, arriba=(), joined=None, **more):
+    """A hand as the form sends it: nobody ticked arriba unless told (the form pre-ticks no bonus), oro
+    joined by everyone unless told."""
     items = [("winner", winner), ("auto_win", more.pop("auto_win", "none"))]
-    items += [("arriba", p) for p in (arriba if arriba is not None else ("Ane", "Bea", "Carlos"))]
+    items += [("arriba", p) for p in arriba]
     if joined is not None:
         items += [("side_oro_joined", p) for p in joined]
     for k, v in more.items():
@@ -43,12 +46,30 @@ def hand(client, game_url, winner="none", status=303, arriba=None, joined=None, 
     return post(client, game_url, "/hand", items, status)
 
 
-def state(client, links, gi=0):
+def served(client, links, gi=0):
+    """The game's entry in the served state JSON (companion-state/1)."""
     return client.get(links["edit"] + "/state.json").get_json()["games"][gi]
+
+
+def state(client, links, gi=0):
+    """The served state, with what the table's page knows besides (whether the series ended, what went
+    back, the next multiple in words, each hand's result), worked out from the exported file by the kind."""
+    st = served(client, links, gi)
+    rec = S.load(doc(client, links)).games[gi]
+    ov = DM.overview(rec)
+    words = ov["next_multiple_words"]
+    return {**st, "ended": ov["ended"], "returned": ov["returned"],
+            "next_multiple_words": render(words) if words else None,
+            "hands": [item.result for item in rec.items]}
 
 
 def doc(client, links):
     return client.get(links["edit"] + "/session.json").get_json()
+
+
+def history(client, links):
+    """The hand-by-hand page, where every unit's movement is listed with its reason."""
+    return client.get(links["edit"] + "/history").get_data(as_text=True)
 
 
 def error_of(page, field):
@@ -70,8 +91,9 @@ def test_add_a_series(client, links):
     assert g["rules"]["bonuses"] is True and g["rules"]["color_wins"] is False
     page = client.get(game).get_data(as_text=True)
     assert "Hand 1 · <strong>Ane</strong> deals" in page and "Record hand 1" in page
-    # arriba del palo: everyone preselected
-    assert all(f'name="arriba" value="{p}" checked' in page for p in ("Ane", "Bea", "Carlos"))
+    # no bonus is ever pre-ticked: arriba del palo is ticked for whoever is, hand by hand
+    assert all(f'name="arriba" value="{p}">' in page for p in ("Ane", "Bea", "Carlos"))
+    assert 'name="arriba" value="Ane" checked' not in page and 'name="same_suit" value="1" checked' not in page
     assert "Desmoche · hand 1 · pot empty" in client.get(links["edit"]).get_data(as_text=True)
 
 
@@ -99,12 +121,13 @@ def test_rollover_shows_doble_then_the_worked_example(client, links):
     page = client.get(game).get_data(as_text=True)
     assert '<strong class="mult">doble</strong>: 60' in page
     assert "Hand 1: No winner: the pot of 30 rolled over" in page
-    assert "No winner: the pot of 30 rolls over (doble)" in page             # the log says why
+    assert 'href="' + links["edit"] + '/history#game-0"' in page          # every unit, on the hand-by-hand page
+    assert "No winner: the pot of 30 rolls over (doble)" in history(client, links)   # the log says why
     st = state(client, links)
     assert st["pot"] == 30 and st["next_multiple_words"] == "doble"
     hand(client, game, "none")
     assert '<strong class="mult">triple</strong>: 90' in client.get(game).get_data(as_text=True)
-    # undo the second rollover, then Bea wins with a mico; Ane laid a meld (unticked), Carlos did not
+    # undo the second rollover, then Bea wins with a mico; Ane laid a meld (not ticked), Carlos did not (ticked)
     page = client.get(game).get_data(as_text=True)
     undo = links["edit"] + "/undo/0"
     assert client.post(undo, data=form_fields(page, undo)).status_code == 303
@@ -112,8 +135,9 @@ def test_rollover_shows_doble_then_the_worked_example(client, links):
     st = state(client, links)
     assert st["net"] == {"Ane": -30, "Bea": 70, "Carlos": -40}
     page = client.get(game).get_data(as_text=True)
-    assert "Carlos paid Bea 10 (arriba del palo)" in page and "Ane paid Bea 10 (mico)" in page
-    assert "Bea won: pot of 60, doble" in page
+    assert "Bea won: pot of 60, doble" in page and "Bonuses: Ane paid 10, Carlos paid 20" in page
+    past = history(client, links)                                            # the log says why
+    assert "Carlos paid Bea 10 (arriba del palo)" in past and "Ane paid Bea 10 (mico)" in past
     assert "+€7.00" in page and "-€4.00" in page
 
 
@@ -144,7 +168,7 @@ def test_colour_is_refused_when_it_does_not_win(client, links):
     ({"winner": None}, "winner", "Who won the hand?"),
     ({"winner": "p:Zed"}, "winner", "is not seated"),
     ({"winner": "p:Bea", "mico": "two"}, "mico", "is not a number of micos"),
-    ({"winner": "p:Bea", "mico": "-1"}, "mico", "Cannot be negative"),
+    ({"winner": "p:Bea", "mico": "-1"}, "mico", ("Cannot be negative", "Must be between 0 and")),
     ({"winner": "none", "mico": "1"}, "mico", "no bonus without a winner"),
     ({"winner": "p:Bea", "disqualified": ["Zed"]}, "disqualified", "is not seated"),
 ])
@@ -157,7 +181,9 @@ def test_bad_hands_are_refused_beside_the_field(client, links, items, field, mes
         pairs += [(k, x) for x in v] if isinstance(v, list) else [(k, v)]
     resp = client.post(game + "/hand", data=MultiDict([*form_fields(page, game + "/hand").items(), *pairs]))
     assert resp.status_code == 422
-    assert message in (error_of(resp.get_data(as_text=True), field) or ""), resp.get_data(as_text=True)[-3000:]
+    said = error_of(resp.get_data(as_text=True), field) or ""
+    assert any(m in said for m in (message if isinstance(message, tuple) else (message,))), \
+        resp.get_data(as_text=True)[-3000:]
     assert doc(client, links)["games"][0]["hands"] == []
 
 
@@ -185,7 +211,8 @@ def test_side_games_join_win_and_carry(client, links):
     st = state(client, links)
     assert st["side_pots"] == {"oro": 0}
     assert st["net"]["Ane"] == -20 - 10 + 20 and st["hands"][1]["side"]["oro"]["result"] == "won"
-    assert "Ane won oro: took 20" in client.get(game).get_data(as_text=True)
+    assert "Oro: Ane took 20" in client.get(game).get_data(as_text=True)
+    assert "Ane won oro: took 20" in history(client, links)
 
 
 def test_unclaimed_side_pot_goes_back(client, links):
@@ -203,7 +230,8 @@ def test_stake_change_is_one_action(client, links):
     resp = post(client, game, "/stake", [("new_stake", "lots")], status=422)
     page = resp.get_data(as_text=True)
     assert "is not a stake" in error_of(page, "new_stake") and 'name="new_stake" value="lots"' in page
-    assert 'name="arriba" value="Bea" checked' in page                     # the hand form keeps its defaults
+    assert 'name="auto_win" value="none" checked' in page                  # the hand form keeps its defaults
+    assert 'name="arriba" value="Bea" checked' not in page
     post(client, game, "/stake", [("new_stake", "20")])
     page = client.get(game).get_data(as_text=True)
     assert "From hand 2 the stake is 20 (was 10)" in page and "stake <strong>20</strong> each" in page
@@ -222,7 +250,7 @@ def test_end_series_gives_back_the_unwon_pot(client, links):
     assert st["returned"] == {"Ane": 10, "Bea": 10, "Carlos": 10}
     page = client.get(game).get_data(as_text=True)
     assert "Series over" in page and "Record hand" not in page
-    assert "Series ended: Ane got back 10 from the unwon pot" in page
+    assert "Series ended: Ane got back 10 from the unwon pot" in history(client, links)
     undo = links["edit"] + "/undo/0"
     hidden = form_fields(page, undo)                       # no hand form any more: borrow the undo form's
     resp = client.post(game + "/hand", data={**hidden, "winner": "p:Ane"})
@@ -257,8 +285,8 @@ def test_correcting_a_past_hand_recomputes_everything_after(client, links):
     assert resp.status_code == 303, resp.get_data(as_text=True)[-2000:]
     d = doc(client, links)
     assert d["games"][0]["hands"][0] == {"winner": "Ane"}                 # no stake key: unchanged
+    assert served(client, links) == S.state_of(S.load(d))["games"][0]
     st = state(client, links)
-    assert st == D.compute(d["games"][0])
     assert st["hands"][1]["multiple"] == 1 and st["net"] == {"Ane": 0, "Bea": 40, "Carlos": -40}
     # a correction that makes no sense is refused beside its field, nothing stored
     resp = client.post(url0, data=MultiDict([*form_fields(form0, url0).items(), ("winner", "p:Ane"),
@@ -336,6 +364,8 @@ def test_state_json_is_the_engine_compute_of_the_exported_file(client, links):
          side_oro_winner="p:Bea", side_par_rojo_joined=["Bea", "Carlos"], side_par_rojo_winner="p:Bea")
     post(client, game, "/stake", [("new_stake", "15")])
     exported = doc(client, links)
-    assert state(client, links) == D.compute(exported["games"][0])
+    assert served(client, links) == S.state_of(S.load(exported))["games"][0]
+    canonical = DM.to_doc(DM.build(exported["games"][0], exported["players"]))
+    assert DM.state(DM.build(canonical, exported["players"])) == served(client, links)
     assert sum(state(client, links)["net"].values()) + state(client, links)["pot"] + \
         sum(state(client, links)["side_pots"].values()) == 0

@@ -472,3 +472,47 @@ def test_a_correction_without_an_ending_says_so_beside_the_ending(client, links)
     assert resp.status_code == 422
     assert re.search(r'id="err-end"[^>]*>[^<]*who went out', resp.get_data(as_text=True))
     assert doc(client, links) == before
+
+
+def test_the_game_page_shows_the_last_three_deals_and_links_to_every_deal(client, links):
+    game = add_game(client, links, payout="flat")
+    for out in ("Ane", "Bea", "Carlos", "Dani"):
+        act(client, game, "/start")
+        act(client, game, "/end", out=out)
+    page = client.get(game).get_data(as_text=True)
+    shown = re.findall(r"<strong>Deal (\d+)</strong>", page)
+    assert shown == ["4", "3", "2"]                                   # the newest first, deal 1 is not there
+    assert page.count("Correct</a>") == 3 and 'href="' + game + '/deal/0"' not in page
+    assert 'href="' + links["edit"] + '/history#game-0"' in page
+    past = history(client, links)
+    assert "Deal 1" in past and "Ane went out: Bea paid 1 (flat)" in past
+    assert client.get(game + "/deal/0").status_code == 200           # still correctable from its own URL
+
+
+def test_one_king_face_up_means_bury_the_jack_not_an_exchange(client, links):
+    game = add_game(client, links, variant="parlett", pool_ante="1")
+    act(client, game, "/start")
+    for card, who in (("QS", "Ane"), ("QH", "Bea"), ("QD", "Carlos")):
+        act(client, game, "/boodle", card=card, by=who)
+    act(client, game, "/end", blocked="1")
+    act(client, game, "/start")                                       # only K♣ is face up
+    page = client.get(game).get_data(as_text=True)
+    assert "Bury the Jack" in page and "Dead hand taken by" not in page
+    assert 'action="' + game + '/exchange"' not in page
+    # a phone that still shows the exchange (or a crafted form): refused, said on top, nothing stored
+    before = doc(client, links)
+    resp = client.post(game + "/exchange", data={**form_fields(page, game + "/boodle"), "by": "Bea"})
+    assert resp.status_code == 422
+    assert re.search(r'id="err-form"[^>]*>Only K♣ is face up: this deal has no dead-hand exchange',
+                     resp.get_data(as_text=True))
+    assert doc(client, links) == before
+
+
+def test_the_undo_button_says_what_it_takes_back(client, links):
+    game = add_game(client, links)
+    page = client.get(game).get_data(as_text=True)
+    assert "Remove this game" in page                                 # nothing recorded yet
+    act(client, game, "/start")
+    page = client.get(game).get_data(as_text=True)
+    assert "↶ Undo last" in page and "Remove this game" not in page
+    assert "Undo" not in client.get(links["view"] + "/newmarket/0").get_data(as_text=True)

@@ -45,10 +45,18 @@ def _player_value(raw: str | None):
     return (raw[2:] if raw.startswith("p:") else raw), True
 
 
+def _one(form, name: str, errors: dict, code: str) -> str | None:
+    """``only_one``, with this form's own words when two values were posted."""
+    value = only_one(form, name, errors)
+    if name in errors:
+        errors[name] = t(msg(code))
+    return value
+
+
 def hand_from(form, rules: dict) -> dict:
     """A session-file hand from the posted hand form (FormError for a bad field)."""
     errors: dict = {}
-    raw = only_one(form, "winner", errors)
+    raw = _one(form, "winner", errors, "desmoche.form.one_winner")
     winner, chosen = _player_value(raw)
     if not chosen and "winner" not in errors:
         errors["winner"] = t(msg("desmoche.form.who_won"))
@@ -56,7 +64,7 @@ def hand_from(form, rules: dict) -> dict:
     disq = [p for p in form.getlist("disqualified") if p]
     auto = None
     if rules["variant"] == "desmoche":
-        a = only_one(form, "auto_win", errors)
+        a = _one(form, "auto_win", errors, "desmoche.form.one_auto")
         if a and a != "none":
             auto = a
             hand["auto_win"] = a
@@ -74,7 +82,7 @@ def hand_from(form, rules: dict) -> dict:
     side = {}
     for name in rules["side_games"]:
         joined = [p for p in form.getlist(f"side_{name}_joined") if p]
-        sraw = only_one(form, f"side_{name}_winner", errors)
+        sraw = _one(form, f"side_{name}_winner", errors, "desmoche.form.one_winner")
         if f"side_{name}_winner" in errors:
             errors[f"side_{name}"] = errors.pop(f"side_{name}_winner")
         sw, _ = _player_value(sraw)
@@ -144,6 +152,25 @@ def _game_url(view, gi: int) -> str:
     return url_for("desmoche.game", token=view.token, gi=gi)
 
 
+def hand_keys(rules: dict) -> set[str]:
+    """The fields of the hand form (``hand_fields`` in templates/desmoche/macros.html) for these rules."""
+    keys = {"winner", "disqualified"} | {f"side_{name}" for name in rules["side_games"]}
+    if rules["variant"] == "desmoche":
+        keys.add("auto_win")
+    if rules["bonuses"]:
+        keys |= {"mico", "same_suit", "arriba"}
+    return keys
+
+
+def placed(errors: dict | None, keys: set[str]) -> dict:
+    """Errors beside their fields; one whose field is not on the page goes on top, with the others."""
+    shown: dict = {}
+    for key, message in (errors or {}).items():
+        key = key if key in keys or key in ("form", "at") else "form"
+        shown[key] = (shown[key] + " " if key in shown else "") + message
+    return shown
+
+
 def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=None):
     rec = view.game(gi, "desmoche")
     model = page(rec, view.recent(gi, RECENT))
@@ -153,11 +180,8 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
         p["money"] = fmt_money(p["net"] * value, code, plus=True)
     for h in model["history"]:
         h["url"] = url_for("desmoche.correct", token=view.token, gi=gi, hi=h["index"])
-    errors = dict(errors or {})
-    if model["st"]["ended"]:
-        moved = [errors.pop(k) for k in list(errors) if k not in ("form", "at")]
-        if moved:
-            errors["form"] = " ".join(([errors["form"]] if "form" in errors else []) + moved)
+    keys = set() if model["st"]["ended"] or not view.can_edit else hand_keys(rec.head["rules"]) | {"new_stake", "end"}
+    errors = placed(errors, keys)
     return render("desmoche/game.html", view, status=status, gi=gi, game=rec.head, errors=errors, currency=code,
                   unit_text=fmt_money(value, code), undo=view.undo_label(gi),
                   form=form if form is not None else new_hand_defaults(rec),
@@ -296,7 +320,8 @@ def _correct_page(view, gi: int, hi: int, form=None, errors=None, status=200):
     result = rec.items[hi].result
     return render("desmoche/hand.html", view, status=status, gi=gi, hi=hi, game=rec.head, at=KIND.position(rec),
                   rules=rec.head["rules"], seats=rec.head["seats"], summary=result, lines=hand_lines(result),
-                  sides=[dict(x, pot=0) for x in sides(rec, {})], errors=errors or {},
+                  sides=[dict(x, pot=0) for x in sides(rec, {})],
+                  errors=placed(errors, hand_keys(rec.head["rules"]) | {"stake"}),
                   auto_labels={k: {"code": f"desmoche.autolabel.{k}"} for k in ("peladilla", "cuatro_cuerpos", "color")},
                   form=form if form is not None else hand_values(rec, hi), game_url=_game_url(view, gi))
 

@@ -131,4 +131,6 @@ define("desmoche", {
     "form.who_won": N_("Who won the hand? (or No winner: the pot rolls over)"),
     "form.nobody_joined": N_("%(name)s won %(side)s, but nobody joined it: tick who joined."),
     "form.side_stake": N_("How much does each player put in for %(side)s?"),
+    "form.one_winner": N_("Choose one winner."),
+    "form.one_auto": N_("Choose one kind of automatic win."),
 })

@@ -14,9 +14,9 @@ from .options import LANCES, TEAMS, effective
 BET_AMOUNTS = (2, 3, 5, 10)
 RAISE_MORE = (2, 5, 10)
 RECENT = 3       # hands the live region shows; the rest is on the hand-by-hand page
-PARES_CHOICES = (("", "–"), ("pareja", "mus.pares.pareja"), ("medias", "mus.pares.medias"),
-                 ("duples", "mus.pares.duples"))
-JUEGO_CHOICES = (("", "–"), ("31", "31"), ("32", "32"), ("40", "40"), ("other", "mus.choice.other"))
+PARES_CHOICES = (("", "–"), ("pareja", {"code": "mus.pares.pareja"}), ("medias", {"code": "mus.pares.medias"}),
+                 ("duples", {"code": "mus.pares.duples"}))
+JUEGO_CHOICES = (("", "–"), ("31", "31"), ("32", "32"), ("40", "40"), ("other", {"code": "mus.choice.other"}))
 
 
 def step_text(step: dict) -> dict:

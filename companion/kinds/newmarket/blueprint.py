@@ -490,10 +490,26 @@ def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
 
     result = item.result or play(Ctx(rec.head), item.before, item.body, di + 1)[1]
     rules = rec.head["rules"]
+    classic = rules["variant"] == "classic"
+    seats = rec.head["seats"]
+    won = _won_order(rec, item.body)
+    keys = {"form", "at", "dealer", "boodles", *(f"won_{c}" for c in won)}
+    keys |= {"dummy", "sold_to", "price"} if classic else {"exchange"}
+    if rules["free_ante"]:
+        keys |= {"antes", *(f"ante_{i}" for i in range(len(seats))),
+                 *(f"ante_{i}_{c}" for i in range(len(seats)) for c in rules["boodles"])}
+    if not item.body.get("open"):
+        keys.add("end")
+        if classic and rules.get("payout") == "cards":
+            keys |= {f"left_{i}" for i in range(len(seats))}
+    shown: dict = {}
+    for key, message in (errors or {}).items():     # an error with no field on the page goes on top
+        key = key if key in keys else "form"
+        shown[key] = (shown[key] + " " if key in shown else "") + message
     return render("newmarket/deal.html", view, status=status, gi=gi, di=di, game=rec.head, rules=rules,
                   seats=rec.head["seats"], summary=result, deal=item.body, at=KIND.position(rec),
-                  form=form if form is not None else _deal_form(rec, di), errors=errors or {},
-                  won_cards=[card_info(c) for c in _won_order(rec, item.body)],
+                  form=form if form is not None else _deal_form(rec, di), errors=shown,
+                  won_cards=[card_info(c) for c in won],
                   ante_cards=[card_info(c) for c in rules["boodles"]],
                   cards_payout=rules["variant"] == "classic" and rules.get("payout") == "cards",
                   lines=deal_lines(result, rules["variant"] == "parlett"), game_url=_game_url(view, gi))
