@@ -64,7 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     register(app)
     Compress(app)
-    # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup, a 204
+    # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup
     app.wsgi_app = poll.FastPoll(app.wsgi_app, app.config["DATABASE"])
 
     @app.errorhandler(400)

@@ -60,6 +60,7 @@ class Renderer:
         self.number = number
         self.overrides = overrides or {}
         self.separator = separator
+        self.words: dict[str, str] = {}     # param-less messages already rendered
 
     def value(self, v) -> str:
         t = v.__class__
@@ -79,6 +80,14 @@ class Renderer:
         if m.__class__ is str:
             return m
         code = m["code"]
+        if len(m) == 1:     # a word (a lance, a kind of pares): looked up once
+            hit = self.words.get(code)
+            if hit is None:
+                hit = self.words[code] = self._render(code, m)
+            return hit
+        return self._render(code, m)
+
+    def _render(self, code: str, m: dict) -> str:
         if code == "sep.dot":   # parts of one line, whatever the language
             return " · ".join(self.value(x) for x in m["items"])
         if self.overrides and code in self.overrides:
@@ -86,15 +95,28 @@ class Renderer:
         entry = CATALOG.get(code)
         if entry is None:  # a code from a newer version, read from an old database: say what we can
             return code
-        value = self.value
-        params = {k: value(v) for k, v in m.items() if k != "code"}
         if entry.__class__ is tuple:
             singular, plural, key = entry
             text = self.ngettext(singular, plural, m.get(key, 0))
         else:
             text = self.gettext(entry)
-        if not params:
+        if len(m) == 1:
             return text
+        params = {}
+        words = self.words
+        for k, v in m.items():      # (value() inlined: a state renders thousands of these)
+            t = v.__class__
+            if t is str:
+                params[k] = v
+            elif t is int:
+                params[k] = self.number(v)
+            elif t is dict:
+                if len(v) == 1 and v["code"] in words:
+                    params[k] = words[v["code"]]
+                else:
+                    params[k] = self(v)
+            else:
+                params[k] = self.value(v)
         try:
             return text % params
         except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder

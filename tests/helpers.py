@@ -39,3 +39,8 @@ def start_session(page, base, name="Friday at Koldo's", players=("Ane", "Bea", "
     page.click("button:has-text('Start the session')")
     page.wait_for_url("**/s/**")
     return page.url
+
+
+def unchanged(resp) -> bool:
+    """A live poll answered "nothing changed": empty, and htmx told to keep what it shows."""
+    return resp.status_code == 200 and resp.get_data() == b"" and resp.headers.get("HX-Reswap") == "none"

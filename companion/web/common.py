@@ -102,9 +102,11 @@ def is_poll() -> bool:
 
 
 def unchanged_poll(view: SessionView) -> Response | None:
-    """An unchanged live poll that reached Flask (the middleware answers most of them): 204."""
+    """An unchanged live poll that reached Flask (the middleware answers most of them): empty, and htmx
+    told to keep what it shows (see web/poll.py)."""
     if is_poll() and request.args.get("since") == str(view.version):
-        resp = Response(status=204)
+        resp = Response(b"", status=200)
+        resp.headers["HX-Reswap"] = "none"
         resp.headers["Vary"] = "HX-Request"
         return resp
     return None

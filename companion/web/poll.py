@@ -1,9 +1,12 @@
 """The unchanged live poll, answered before Flask.
 
 Every phone watching a game asks every 2 s whether anything changed (``GET <page>?since=<version>`` with
-``HX-Request: true``). When nothing did, this WSGI middleware answers 204 after one indexed lookup, before
+``HX-Request: true``). When nothing did, this WSGI middleware answers after one indexed lookup, before
 Flask verifies the signed cookie or runs any hook: the poll costs about what a bare WSGI app costs.
 Anything else (a changed version, an unknown token, another route) goes on to Flask.
+
+"Unchanged" is a 200 with an empty body and ``HX-Reswap: none`` (htmx keeps what it shows), not a 204:
+waitress closes the connection after every 204, and a phone would open a new one for each poll.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from urllib.parse import parse_qsl
 
 from ..security import CSP
 
-HEADERS = [("Vary", "HX-Request"), ("Cache-Control", "no-store"), ("Content-Security-Policy", CSP),
+HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none"), ("Vary", "HX-Request"), ("Cache-Control", "no-store"), ("Content-Security-Policy", CSP),
            ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
            ("X-Robots-Tag", "noindex, nofollow")]
 MAX_TOKEN = 64
@@ -44,6 +47,6 @@ class FastPoll:
                         "SELECT version FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
                     ).fetchone()
                     if row is not None and str(row[0]) == since:
-                        start_response("204 No Content", list(HEADERS))
+                        start_response("200 OK", list(HEADERS))
                         return []
         return self.app(environ, start_response)

@@ -8,7 +8,7 @@ from werkzeug.datastructures import MultiDict
 from companion import session as S
 from companion.kinds.desmoche import KIND as DM
 from companion.messages import render
-from helpers import csrf, form_fields, new_session
+from helpers import csrf, form_fields, new_session, unchanged
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 BASE = {"seat0": "Ane", "seat1": "Bea", "seat2": "Carlos", "seat3": "", "variant": "desmoche", "stake": "10",
@@ -333,7 +333,7 @@ def test_live_poll(client, links):
     game = add_series(client, links)
     version = re.search(r'data-version="(\d+)"', client.get(game).get_data(as_text=True)).group(1)
     hx = {"HX-Request": "true"}
-    assert client.get(f"{links['view']}/desmoche/0?since={version}", headers=hx).status_code == 204
+    assert unchanged(client.get(f"{links['view']}/desmoche/0?since={version}", headers=hx))
     hand(client, game, "none")
     body = client.get(f"{links['view']}/desmoche/0?since={version}", headers=hx).get_data(as_text=True)
     assert body.lstrip().startswith('<section id="live"') and "doble" in body
@@ -369,3 +369,24 @@ def test_state_json_is_the_engine_compute_of_the_exported_file(client, links):
     assert DM.state(DM.build(canonical, exported["players"])) == served(client, links)
     assert sum(state(client, links)["net"].values()) + state(client, links)["pot"] + \
         sum(state(client, links)["side_pots"].values()) == 0
+
+
+def test_the_game_page_shows_the_last_three_hands_and_links_to_every_hand(client, links):
+    game = add_series(client, links)
+    for winner in ("p:Ane", "p:Bea", "p:Carlos", "p:Ane"):
+        hand(client, game, winner)
+    page = client.get(game).get_data(as_text=True)
+    assert re.findall(r"<strong>Hand (\d+)</strong>", page) == ["4", "3", "2"]   # the newest first
+    assert page.count("Correct</a>") == 3 and 'href="' + game + '/hand/0"' not in page
+    assert 'href="' + links["edit"] + '/history#game-0"' in page
+    assert "Ane won: took the pot of 30" in history(client, links)              # hand 1, with its reason
+    assert client.get(game + "/hand/0").status_code == 200
+
+
+def test_the_undo_button_says_what_it_takes_back(client, links):
+    game = add_series(client, links)
+    assert "Remove this game" in client.get(game).get_data(as_text=True)    # nothing recorded yet
+    hand(client, game, "none")
+    page = client.get(game).get_data(as_text=True)
+    assert "↶ Undo last" in page and "Remove this game" not in page
+    assert "Undo" not in client.get(links["view"] + "/desmoche/0").get_data(as_text=True)

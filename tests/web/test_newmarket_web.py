@@ -9,7 +9,7 @@ from companion import session as S
 from companion.kinds.newmarket import KIND as NM
 from companion.kinds.newmarket import view as nm_view
 from companion.kinds.newmarket.shape import table_of
-from helpers import csrf, form_fields, new_session
+from helpers import csrf, form_fields, new_session, unchanged
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 BASE = {"seat0": "Ane", "seat1": "Bea", "seat2": "Carlos", "seat3": "Dani", "variant": "classic", "ante": "1",
@@ -286,6 +286,8 @@ def test_a_named_dealer_and_cancel_deal(client, links):
 
 def test_leftover_carry_seeds_the_next_game(client, links):
     game = add_game(client, links, leftover="carry", kitty_ante="1")
+    form = client.get(links["edit"] + "/newmarket/new").get_data(as_text=True)
+    assert "Game 1 keeps its leftovers on the table but has not ended: end it first" in form
     act(client, game, "/start")
     act(client, game, "/boodle", card="AH", by="Dani")
     act(client, game, "/end", blocked="1")
@@ -313,7 +315,10 @@ def test_carried_chips_need_the_same_piles(client, links):
     act(client, game, "/end", out="Bea", left_0="1", left_2="1", left_3="1")
     act(client, game, "/end-game")
     page = add_game(client, links, status=422, variant="parlett")
-    assert "The chips carried from game 1 lie on piles this game does not have" in page
+    assert re.search(r'id="err-carry"[^>]*>The chips carried from game 1 lie on piles this game does not have '
+                     r'\(4 on A♥\)', page)
+    page = add_game(client, links, status=422, chip_value="0.20")
+    assert re.search(r'id="err-chip_value"[^>]*>The chips carried from game 1 are worth €0.10 each', page)
     assert len(doc(client, links)["games"]) == 1
 
 
@@ -381,11 +386,11 @@ def test_the_view_link_shows_piles_and_writes_nothing(client, links):
     assert doc(client, links) == before
 
 
-def test_live_poll_answers_204_when_unchanged_and_the_live_block_when_changed(client, links):
+def test_live_poll_answers_unchanged_or_the_live_block_when_changed(client, links):
     game = add_game(client, links)
     version = re.search(r'data-version="(\d+)"', client.get(game).get_data(as_text=True)).group(1)
     hx = {"HX-Request": "true"}
-    assert client.get(f"{links['view']}/newmarket/0?since={version}", headers=hx).status_code == 204
+    assert unchanged(client.get(f"{links['view']}/newmarket/0?since={version}", headers=hx))
     act(client, game, "/start")
     resp = client.get(f"{links['view']}/newmarket/0?since={version}", headers=hx)
     body = resp.get_data(as_text=True)
@@ -516,3 +521,16 @@ def test_the_undo_button_says_what_it_takes_back(client, links):
     page = client.get(game).get_data(as_text=True)
     assert "↶ Undo last" in page and "Remove this game" not in page
     assert "Undo" not in client.get(links["view"] + "/newmarket/0").get_data(as_text=True)
+
+
+def test_correcting_a_bury_the_jack_deal_says_so(client, links):
+    game = add_game(client, links, variant="parlett", pool_ante="1")
+    act(client, game, "/start")
+    for card, who in (("QS", "Ane"), ("QH", "Bea"), ("QD", "Carlos")):
+        act(client, game, "/boodle", card=card, by=who)
+    act(client, game, "/end", blocked="1")
+    act(client, game, "/start")
+    act(client, game, "/end", out="Dani")
+    form = client.get(game + "/deal/1").get_data(as_text=True)
+    assert "bury the Jack, no chips" in form and "Dead hand taken by" not in form
+    assert "Dead hand taken by" in client.get(game + "/deal/0").get_data(as_text=True)

@@ -74,7 +74,7 @@ def _value(rank: int) -> int:
 class Eval:
     """One hand under one rule of kings: every key the four lances compare (bigger is better)."""
 
-    __slots__ = ("grande", "chica", "pares", "pares_kind", "total", "juego")
+    __slots__ = ("grande", "chica", "pares", "pares_kind", "total", "juego", "keys")
 
     def __init__(self, hand: str, kings: int):
         rs = ranks(hand, kings)
@@ -98,6 +98,7 @@ class Eval:
             kind, key = "pareja", (pairs[0],)
         self.pares_kind = kind
         self.pares = (PARES_KINDS.index(kind), key) if kind else None
+        self.keys = (self.grande, self.chica, self.pares, self.juego, self.total)
 
 
 @lru_cache(maxsize=8192)
@@ -136,3 +137,18 @@ def lance_winner(lance: str, order: list[str], hands: dict[str, str], kings: int
     """The player who wins ``lance`` with these cards (None: nobody holds pares / juego)."""
     attr = "total" if lance == "punto" else lance
     return best(order, {n: getattr(evaluate(hands[n], kings), attr) for n in order})
+
+
+def winners(order: list[str], hands: dict[str, str], kings: int = 8) -> tuple[dict, dict]:
+    """The player who wins each lance with these cards, all at once (grande, chica, pares, juego, punto;
+    None where nobody holds pares / juego), and each player's evaluated hand: one pass over the four."""
+    evals = {n: evaluate(hands[n], kings) for n in order}
+    out = {}
+    for i, attr in enumerate(("grande", "chica", "pares", "juego", "punto")):
+        winner, wkey = None, None
+        for n in order:
+            k = evals[n].keys[i]
+            if k is not None and (winner is None or k > wkey):
+                winner, wkey = n, k
+        out[attr] = winner
+    return out, evals

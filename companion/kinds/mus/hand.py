@@ -27,13 +27,21 @@ def next_mano(base: dict) -> int:
     return 0 if base["mano"] is None else (base["mano"] + 1) % 4
 
 
+_LANCE = {n: {"code": f"mus.lance.{n}"} for n in ("grande", "chica", "pares", "juego", "punto", "tally", "adjust")}
+_LANCE_L = {n: {"code": f"mus.lance_l.{n}"} for n in ("grande", "chica", "pares", "juego", "punto")}
+PASSED = {"code": "mus.out.passed"}
+VOID = {"code": "mus.out.void"}
+NO_BONUS = {"code": "mus.bonus.none"}
+
+
 def lance(name: str) -> dict:
-    return {"code": f"mus.lance.{name}"}
+    """A lance's name (one shared message: results hold thousands of them, never changed)."""
+    return _LANCE[name]
 
 
 def lance_l(name: str) -> dict:
     """The lance's name inside a sentence ("the better chica")."""
-    return {"code": f"mus.lance_l.{name}"}
+    return _LANCE_L[name]
 
 
 def team_ref(team: str) -> dict:
@@ -150,16 +158,17 @@ class Play:
         """Score ``points``; True when that wins the game (nothing more is counted then)."""
         if points <= 0:
             return False
-        self.score[team] += points
-        self.result["points"][team] += points
-        self.result["awards"].append({"game": self.game_no, "lance": lance_name, "team": team,
-                                      "points": points, "why": why})
+        score = self.score[team] + points
+        self.score[team] = score
+        result = self.result
+        result["points"][team] += points
+        result["awards"].append({"game": self.game_no, "lance": lance_name, "team": team, "points": points,
+                                 "why": why})
         target = self.ctx.target
-        if self.score[team] >= target:
+        if score >= target:
             self.end_game(team, "points")
             return True
-        dentro = target - 5
-        if self.score[team] >= dentro > self.score[team] - points:
+        if score >= target - 5 > score - points:
             self.result["alerts"].append({"code": "mus.alert.dentro", "team": team_ref(team),
                                           "score": self.score[team]})
         return False
@@ -243,6 +252,8 @@ class Play:
         self.is_open = "open" in h
         self.stage = STAGES.index(h["open"]) if self.is_open else len(STAGES)
         self.cards = h.get("cards")
+        if self.cards is not None:
+            self.by_cards, self.evals = C.winners(self.order, self.cards, self.ctx.kings)
         self.sd = h.get("showdown", {})
         self.info: dict[str, dict] = {}
         if self.is_open:
@@ -319,11 +330,10 @@ class Play:
     def held(self, name: str, li: int):
         """Who holds pares / juego: {player: kind or total}, None (not declared yet) or INFERRED."""
         if self.cards is not None:
-            k = self.ctx.kings
+            ev = self.evals
             if name == "pares":
-                return {n: C.evaluate(self.cards[n], k).pares_kind for n in self.order
-                        if C.evaluate(self.cards[n], k).pares_kind}
-            return {n: C.evaluate(self.cards[n], k).total for n in self.order}
+                return {n: ev[n].pares_kind for n in self.order if ev[n].pares_kind}
+            return {n: ev[n].total for n in self.order}
         if self.is_open:
             declared = self.item.get("declared", {}).get(name)
             if declared is None and li < self.stage:
@@ -335,8 +345,8 @@ class Play:
         return INFERRED if self.item[name] else {}
 
     def bid(self, L: str, li: int, name: str, status: str, team, held) -> None:
-        h, path = self.item, f"{self.path}.{L}"
-        steps = h[L]
+        path = f"{self.path}.{L}"
+        steps = self.item[L]
         rec = {"status": status, "team": team, "name": name, "held": held, "outcome": None}
         self.info[L] = rec
         at_stage = self.is_open and li == self.stage
@@ -354,7 +364,7 @@ class Play:
             if status == "uncontested":
                 self.result["lances"].append({"lance": name, "what": {"code": "mus.out.uncontested", "team": team}})
             elif status == "void":
-                self.result["lances"].append({"lance": name, "what": {"code": "mus.out.void"}})
+                self.result["lances"].append({"lance": name, "what": VOID})
             if at_stage:
                 if status == "undeclared":
                     self.progress["status"] = "declare"
@@ -371,7 +381,7 @@ class Play:
         kind = out["kind"]
         if kind == "passed":
             if not at_stage:
-                self.result["lances"].append({"lance": name, "what": {"code": "mus.out.passed"}})
+                self.result["lances"].append({"lance": name, "what": PASSED})
         elif kind == "called":
             self.result["lances"].append({"lance": name, "what": {"code": "mus.out.called",
                                                                   "bet": bet_word(out["refused"])}})
@@ -419,9 +429,11 @@ class Play:
         plan, needs = [], []
         for L in LANCES:
             rec = self.info[L]
-            w = self.winner(L, rec) if self.needs_winner(rec) else None
-            if w is None and self.needs_winner(rec):
-                needs.append(L)
+            w = None
+            if self.needs_winner(rec):
+                w = self.winner(L, rec)
+                if w is None:
+                    needs.append(L)
             plan.append((L, rec, w))
         if self.is_open:
             self.progress.update(status="showdown", needs=needs, stage_done=not needs)
@@ -490,7 +502,7 @@ class Play:
 
     def better(self, name: str, team: str) -> dict:
         if self.cards is not None:
-            p = C.lance_winner(name, self.order, self.cards, self.ctx.kings)
+            p = self.by_cards[name]
             return {"code": "mus.better_cards", "team": team, "lance": lance_l(name), "player": p,
                     "cards": self.cards[p]}
         return {"code": "mus.better", "team": team, "lance": lance_l(name)}
@@ -499,7 +511,7 @@ class Play:
         """The team with the better hand in lance L, or None when it is not known (yet)."""
         name, held = rec["name"], rec["held"]
         if self.cards is not None:
-            p = C.lance_winner(name, self.order, self.cards, self.ctx.kings)
+            p = self.by_cards[name]
             return self.ctx.team[p] if p else None
         derived = rec["team"] if rec["status"] == "uncontested" else self.derive(name, held)
         given = self.sd.get(L)
@@ -550,16 +562,16 @@ class Play:
         if held == INFERRED:
             raise RuleError("mus.held_needed", f"{self.path}.showdown.{L}_held", lance=lance_l(L))
         out = []
-        kings = self.ctx.kings
+        ev = self.evals if self.cards is not None else None
         for n in self.order:
             if self.ctx.team[n] != t:
                 continue
             if L == "pares":
-                kind = C.evaluate(self.cards[n], kings).pares_kind if self.cards is not None else held.get(n)
+                kind = ev[n].pares_kind if ev is not None else held.get(n)
                 if kind:
                     out.append({"player": n, "what": {"code": f"mus.pares.{kind}"}, "points": C.PARES_BONUS[kind]})
             else:
-                v = C.evaluate(self.cards[n], kings).total if self.cards is not None else held.get(n)
+                v = ev[n].total if ev is not None else held.get(n)
                 if v == 31:
                     out.append({"player": n, "what": {"code": "mus.juego.31"}, "points": self.R["juego_31"]})
                 elif v == "other" or (isinstance(v, int) and v > 31):
@@ -570,7 +582,7 @@ class Play:
     @staticmethod
     def bonus_list(b: list[dict]) -> dict:
         if not b:
-            return {"code": "mus.bonus.none"}
+            return NO_BONUS
         return {"code": "mus.bonus.list", "items": [{"code": "mus.bonus.one", **x} for x in b]}
 
 

@@ -200,8 +200,16 @@ def new(token):
             if seed:
                 KIND.build(game, view.players, seed)   # the carried piles must land on this game's cards
         except RuleError as err:
-            if err.code in ("newmarket.seed_card", "newmarket.seed_pool"):
-                errors["carry"] = t(msg("newmarket.form.carry_piles", game=previous["number"], why=err.msg))
+            n = previous["number"] if previous else 0
+            if err.code == "newmarket.seed_card":
+                what = msg("newmarket.form.carry_card", n=err.params["chips"], card=err.params["card"])
+                errors["carry"] = t(msg("newmarket.form.carry_piles", game=n, what=what))
+            elif err.code == "newmarket.seed_pool":
+                what = msg("newmarket.form.carry_pool", n=err.params["chips"])
+                errors["carry"] = t(msg("newmarket.form.carry_piles", game=n, what=what))
+            elif err.code == "newmarket.seed_value":
+                errors["chip_value"] = t(msg("newmarket.form.carry_value", game=n,
+                                             value=fmt_money(err.params["value"], view.currency)))
             else:
                 errors[_new_field(err.path)] = t(err.msg)
     if errors:

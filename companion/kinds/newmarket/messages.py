@@ -148,5 +148,9 @@ define("newmarket", {
     "form.one_end": N_("Choose one ending of the deal."),
     "form.blocked_once": N_("Tap Blocked once."),
     "form.carry_piles": N_("The chips carried from game %(game)s lie on piles this game does not have "
-                           "(%(why)s): choose the same variant and boodle cards."),
+                           "(%(what)s): choose the same variant and boodle cards."),
+    "form.carry_card": N_("%(n)s on %(card)s"),
+    "form.carry_pool": N_("a pool of %(n)s"),
+    "form.carry_value": N_("The chips carried from game %(game)s are worth %(value)s each: this game's chips "
+                           "must be worth the same."),
 })
