@@ -117,6 +117,8 @@ class DesmocheKind:
     def do_set_stake(self, rec: GameRec, a: A.SetStake) -> Change:
         self._open(rec)
         stake = need_int(a.stake, "stake", 1, MAX_STAKE)
+        if stake == rec.head.get("next_stake", rec.state["stake"]):
+            raise RuleError("desmoche.stake_same", "stake", stake=stake)   # a tap that changes nothing
         return Change(head={**rec.head, "next_stake": stake})
 
     def do_end_series(self, rec: GameRec, a: A.EndSeries) -> Change:

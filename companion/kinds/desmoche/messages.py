@@ -73,6 +73,7 @@ define("desmoche", {
     # the session file: shape
     "not_desmoche": N_("must be “desmoche”"),
     "stake_missing": N_("missing: the stake each player puts in every hand"),
+    "stake_same": N_("the stake is already %(stake)s"),
     "conquian_bonuses": N_("Conquián has no bonuses"),
     "conquian_auto": N_("Conquián has no automatic wins"),
     "not_side_game": N_("%(name)s is not a side game (%(known)s)"),

@@ -27,7 +27,8 @@ def next_mano(base: dict) -> int:
     return 0 if base["mano"] is None else (base["mano"] + 1) % 4
 
 
-_LANCE = {n: {"code": f"mus.lance.{n}"} for n in ("grande", "chica", "pares", "juego", "punto", "tally", "adjust")}
+_LANCE = {n: {"code": f"mus.lance.{n}"} for n in ("grande", "chica", "pares", "juego", "punto", "tally", "adjust",
+                                                "showdown")}
 _LANCE_L = {n: {"code": f"mus.lance_l.{n}"} for n in ("grande", "chica", "pares", "juego", "punto")}
 PASSED = {"code": "mus.out.passed"}
 VOID = {"code": "mus.out.void"}

@@ -7,7 +7,7 @@ define("mus", {
     # lances: as a heading, and inside a sentence
     "lance.grande": N_("Grande"), "lance.chica": N_("Chica"), "lance.pares": N_("Pares"),
     "lance.juego": N_("Juego"), "lance.punto": N_("Punto"), "lance.tally": N_("Tally"),
-    "lance.adjust": N_("Adjustment"),
+    "lance.adjust": N_("Adjustment"), "lance.showdown": N_("The count"),
     "lance_l.grande": N_("grande"), "lance_l.chica": N_("chica"), "lance_l.pares": N_("pares"),
     "lance_l.juego": N_("juego"), "lance_l.punto": N_("punto"),
     "pares.pareja": N_("pareja"), "pares.medias": N_("medias"), "pares.duples": N_("duples"),

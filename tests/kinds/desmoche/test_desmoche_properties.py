@@ -122,7 +122,8 @@ def test_random_series(data, rules, n, unit_value):
         if rec.head["ended"]:
             k = 8 if len(rec.items) else 9
         if k == 0:
-            a = A.SetStake(stake=data.draw(st.integers(1, 9)))
+            now = rec.head.get("next_stake", rec.state["stake"])
+            a = A.SetStake(stake=data.draw(st.integers(1, 9).filter(lambda n: n != now)))   # the same is refused
         elif k == 8 and len(rec.items):
             a = A.ReplaceHand(index=data.draw(st.integers(0, len(rec.items) - 1)),
                               hand=data.draw(hand_strategy(seats, rec.head["rules"])))
