@@ -39,3 +39,16 @@ def test_a_bad_file_names_its_path(tmp_path):
 def test_export_of_a_missing_session(tmp_path):
     result = CliRunner().invoke(main, ["export", "--db", str(tmp_path / "c.db"), "42"])
     assert result.exit_code != 0 and "no session 42" in result.output
+
+
+def test_state_imports_neither_flask_nor_sqlite(tmp_path):
+    import subprocess
+    import sys
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(DOC))
+    code = ("import sys, json; from companion.cli import main\n"
+            "try:\n    main(['state', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "print(json.dumps(sorted(m for m in ('flask', 'sqlite3', 'sqlite_utils', 'werkzeug') if m in sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == []

@@ -517,3 +517,30 @@ def test_another_mano_for_a_hand(client):
     assert "mano <strong>Dani</strong>" in page
     act(client, game, "pass")
     assert doc_of(client, links["edit"])["games"][0]["hands"][0]["mano"] == "Dani"
+
+
+def test_eight_kings_keypad_and_a_refused_hand_keeps_every_card(client):
+    links, game = setup(client)                                 # 8 kings: a 3 is a rey, a 2 an as
+    page = client.get(game).get_data(as_text=True)
+    assert 'data-card="3"' in page and "3<small>=R</small>" in page
+    assert 'data-card="2"' in page and "2<small>=A</small>" in page
+    # 9 reyes (R and 3 together): refused, every card typed kept, the message beside the last hand
+    resp = act(client, game, "cards:start", expect=422, cards0="RRRR", cards1="RR33", cards2="3CCS", cards3="AA22")
+    html = resp.get_data(as_text=True)
+    for typed in ("RRRR", "RR33", "3CCS", "AA22"):
+        assert f'value="{typed}"' in html
+    err = re.search(r'<p class="error" id="err-cards2" role="alert">([^<]*)</p>', html)
+    assert err and "only 8 reyes (R and 3) (9 are in these hands)" in err.group(1)
+    assert doc_of(client, links["edit"])["games"][0]["hands"] == []
+    # 8 reyes are fine: four kings and four 3s written either way
+    act(client, game, "cards:start", cards0="RRRR", cards1="RR33", cards2="CCSS", cards3="AA22")
+    assert doc_of(client, links["edit"])["games"][0]["hands"][0]["cards"]["Bea"] == "RR33"
+
+
+def test_four_kings_keypad_treats_3_and_2_as_themselves(client):
+    links, game = setup(client, kings=4)
+    page = client.get(game).get_data(as_text=True)
+    assert 'data-card="3"' in page and "=R</small>" not in page
+    resp = act(client, game, "cards:start", expect=422, cards0="RRRR", cards1="R333", cards2="CCSS", cards3="AA22")
+    err = re.search(r'<p class="error" id="err-cards1" role="alert">([^<]*)</p>', resp.get_data(as_text=True))
+    assert err and "only 4 R" in err.group(1)

@@ -128,12 +128,12 @@ def with_at(action, form):
     return replace(action, at=at)
 
 
-def _field_of(path: str, form) -> str:
+def _field_of(path: str, form, seats: list[str]) -> str:
     """Where to show an engine error: beside the field the action came from, else at the step."""
     move = form.get("move") or ""
     if path.startswith("cards."):
-        seats_form = [k for k in form if k.startswith("cards")]
-        return seats_form[0] if seats_form else "cards"
+        name = path[len("cards."):]
+        return f"cards{seats.index(name)}" if name in seats else "cards"
     if path == "cards":
         return "cards"
     if path == "amount" and move.count(":") == 1:
@@ -141,6 +141,12 @@ def _field_of(path: str, form) -> str:
     if path in ("to", "more") and move == "to":
         return "to"
     return "step"
+
+
+def _typed(form, seats: list[str]) -> dict | None:
+    """The cards a refused form carried, to show them again as typed."""
+    typed = {name: (form.get(f"cards{i}") or "")[:16] for i, name in enumerate(seats)}
+    return typed if any(typed.values()) else None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -152,7 +158,7 @@ def _stake_texts(view, rec: GameRec) -> dict:
     return {k: money.format_amount(stake[k], code) for k in ("per_game", "per_match") if k in stake}
 
 
-def _page(view, gi: int, status: int = 200, errors: dict | None = None):
+def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: dict | None = None):
     rec = view.game(gi, "mus")
     picks = {L: request.args.get(f"win_{L}") for L in LANCES} if view.can_edit else {}
     model = page(rec, view.recent(gi, RECENT), picks=picks,
@@ -163,6 +169,7 @@ def _page(view, gi: int, status: int = 200, errors: dict | None = None):
         was = [int(x) for x in request.args.get("was", "").split(".") if x.isdigit()]
         notice = moved(was, rec.state["game_ends"], fixed)
     return render("mus/game.html", view, status=status, gi=gi, game=rec.head, errors=errors or {}, notice=notice,
+                  typed=typed,
                   act_url=url_for("mus.act", token=view.token, gi=gi), stakes=_stake_texts(view, rec),
                   undo=view.undo_label(gi), pares_choices=PARES_CHOICES, juego_choices=JUEGO_CHOICES, **model)
 
@@ -240,13 +247,15 @@ def act(token, gi):
     rec = view.game(gi, "mus")
     form = request.form
 
+    seats = rec.head["seats"]
+
     def on_error(errors, status):
         if status == 409:
             errors = {"stale": errors.pop("at", "")} | errors
-        return _page(open_session(token), gi, status, errors)
+        return _page(open_session(token), gi, status, errors, typed=_typed(form, seats))
 
-    return record(view, gi, lambda: with_at(read_action(form, rec.head["seats"]), form), on_error,
-                  lambda path: _field_of(path, form))
+    return record(view, gi, lambda: with_at(read_action(form, seats), form), on_error,
+                  lambda path: _field_of(path, form, seats))
 
 
 @bp.get("/s/<token>/mus/<int:gi>/reference")
@@ -362,6 +371,7 @@ def hand(token, gi, hn):
     except FormError as err:
         return _hand_page(view, gi, hn, draft, status=422, errors=err.errors, was=was)
     except RuleError as err:
-        return _hand_page(view, gi, hn, draft, status=422, errors={_field_of(err.path, form): t(err.msg)}, was=was)
+        return _hand_page(view, gi, hn, draft, status=422,
+                          errors={_field_of(err.path, form, rec.head["seats"]): t(err.msg)}, was=was)
     new_draft = box.items[0].body if len(box.items) else None
     return see_other(f"{here}?{urlencode({'draft': _dump(new_draft), 'was': was or fingerprint(orig)})}")

@@ -182,7 +182,9 @@ def norm_cards(cs, path: str, seats: list[str], kings: int) -> dict:
     bad = C.deck_problem(out.values(), kings)
     if bad:
         card = {"R3": {"code": "mus.reyes"}, "A2": {"code": "mus.ases"}}.get(bad["card"], bad["card"])
-        raise RuleError("mus.deck", path, card=card, count=bad["count"], limit=bad["limit"])
+        # the message goes beside the last hand holding one card too many (the one typed last)
+        holder = next(n for n in reversed(seats) if any(ch in out[n] for ch in bad["card"]))
+        raise RuleError("mus.deck", f"{path}.{holder}", card=card, count=bad["count"], limit=bad["limit"])
     return out
 
 

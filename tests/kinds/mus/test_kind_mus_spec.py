@@ -282,7 +282,8 @@ def test_deck_check_accepts(cards, kings):
 def test_deck_check_refuses(cards, kings, words):
     with pytest.raises(RuleError) as e:
         game([hand(cards=cards, grande=[bet("A", 2), fold("B")])], "pagat", kings=kings)
-    assert e.value.path == "hands[0].cards"
+    # the message goes beside the last hand that holds one card too many
+    assert e.value.path.startswith("hands[0].cards.") and e.value.path.split(".")[-1] in cards
     assert words in e.value.message
 
 
@@ -292,11 +293,11 @@ def test_deck_check_on_a_tap():
     tap(rec, A.StartHand(cards=ok))
     with pytest.raises(RuleError) as e:
         KIND.apply(rec, A.StartHand(cards={**ok, "Dani": "A3CC"}))
-    assert e.value.path == "cards" and "reyes" in e.value.message
+    assert e.value.path == "cards.Dani" and "reyes" in e.value.message     # beside the hand typed last
     rec4 = game([], "pagat", kings=4)
     with pytest.raises(RuleError) as e:
         KIND.apply(rec4, A.StartHand(cards=ok))
-    assert e.value.path == "cards"
+    assert e.value.path == "cards.Bea"                                       # Bea holds the fifth R
 
 
 # ---------------------------------------------------------------- (d) next_mano after the match
