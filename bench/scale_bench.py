@@ -337,7 +337,6 @@ def main() -> None:
     finally:
         for p in procs:
             p.terminate()
-    from companion import store
     from companion.db import connect
 
     conn = connect(db)

@@ -25,7 +25,7 @@ from sqlite_utils import Database
 from . import kinds, session as S, summary
 from .db import WRITE_PRAGMAS
 from .errors import RuleError, Stale
-from .kinds.base import Action, Change, GameRec, Item, apply_change
+from .kinds.base import Action, Change, GameRec, Item
 
 MAX_KEY = 64
 
@@ -110,12 +110,10 @@ def _item(row) -> Item:
     return Item(json.loads(row[0]), json.loads(row[1]) if row[1] is not None else None, json.loads(row[2]))
 
 
-class LazyItems(Sequence):
-    """A game's items as rows, read when asked for (a tap reads the last one or two)."""
+class _Items(Sequence):
+    """A game's items read one at a time (``_get``), with Python's indexes (negative ones, slices)."""
 
-    def __init__(self, db: Database, session_id: int, gi: int, count: int):
-        self.db, self.session_id, self.gi, self.count = db, session_id, gi, count
-        self.cache: dict[int, Item] = {}
+    count: int
 
     def __len__(self) -> int:
         return self.count
@@ -127,6 +125,20 @@ class LazyItems(Sequence):
             i += self.count
         if not 0 <= i < self.count:
             raise IndexError(i)
+        return self._get(i)
+
+    def _get(self, i: int) -> Item:
+        raise IndexError(i)
+
+
+class LazyItems(_Items):
+    """A game's items as rows, read when asked for (a tap reads the last one or two)."""
+
+    def __init__(self, db: Database, session_id: int, gi: int, count: int):
+        self.db, self.session_id, self.gi, self.count = db, session_id, gi, count
+        self.cache: dict[int, Item] = {}
+
+    def _get(self, i: int) -> Item:
         if i not in self.cache:
             rows = self.db.execute(
                 "SELECT idx, body, result, before FROM items WHERE session_id = ? AND gi = ? AND idx >= ?"
@@ -382,23 +394,14 @@ def _apply(plan: Plan, recs: list[GameRec], gi: int, change: Change) -> dict:
     return _change_json(inverse)
 
 
-class _Counted(Sequence):
+class _Counted(_Items):
     """A game's items after a change, without reading the unchanged ones."""
 
     def __init__(self, base: Sequence, count: int, change: Change):
         self.base, self.count, self.change = base, count, change
 
-    def __len__(self) -> int:
-        return self.count
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self.count))]
-        if i < 0:
-            i += self.count
-        if not 0 <= i < self.count:
-            raise IndexError(i)
-        if i in self.change.items and self.change.items[i] is not None:
+    def _get(self, i: int) -> Item:
+        if self.change.items.get(i) is not None:
             return self.change.items[i]
         return self.base[i]
 

@@ -5,11 +5,40 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import url_for
+from flask import request, url_for
 
 from ..errors import RuleError
-from .common import FormError, SessionView, game_action, perform, refusal, see_other
+from .common import FormError, SessionView, game_action, open_session, perform, refusal, require_edit, see_other, \
+    unchanged_poll
 from .i18n import t
+
+
+def show(token: str, gi: int, kind: str, page: Callable):
+    """A game's page, or its live poll's answer (unchanged: nothing; changed: the live region)."""
+    view = open_session(token)
+    view.game(gi, kind)
+    return unchanged_poll(view) or page(view, gi)
+
+
+def at_of(form) -> str | None:
+    """The position the phone saw, as its form carried it."""
+    at = form.get("at")
+    return at if at and len(at) <= 40 else None
+
+
+def new_game(token: str, kind: str, new_page: Callable, defaults: Callable, read: Callable, make: Callable):
+    """The "add a game" page and its form: ``read(view, form) -> (spec, errors)`` (errors by field),
+    ``make(view, spec, errors) -> game`` (puts the kind's refusals into ``errors``), then the game is
+    recorded and the phone goes to it."""
+    view = require_edit(token)
+    if request.method == "GET":
+        return new_page(view, defaults(view))
+    form = request.form
+    spec, errors = read(view, form)
+    game = make(view, spec, errors) if spec is not None else None
+    if errors:
+        return new_page(view, form, errors, 422)
+    return add(view, kind, game, lambda errs, status: new_page(open_session(token), form, errs, status))
 
 
 def add(view: SessionView, kind: str, game: dict, on_error: Callable[[dict, int], object]):

@@ -2,7 +2,6 @@
 import re
 import xml.etree.ElementTree as ET
 
-import pytest
 
 from companion import charts, kinds, session as S
 from companion.messages import render

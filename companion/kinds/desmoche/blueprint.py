@@ -15,9 +15,9 @@ from werkzeug.datastructures import MultiDict
 
 from ...errors import RuleError
 from ...messages import msg
-from ...web.common import FormError, open_session, render, require_edit, unchanged_poll
+from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, template_helpers
-from ...web.games import add, record
+from ...web.games import at_of, new_game, record, show
 from ...web.i18n import t
 from ..validate import MAX_COUNT
 from . import actions as A
@@ -237,20 +237,16 @@ def _new_field(path: str) -> str:
 
 @bp.route("/s/<token>/desmoche/new", methods=["GET", "POST"])
 def new(token):
-    view = require_edit(token)
-    if request.method == "GET":
-        return _new_page(view, _new_defaults(view))
-    form = request.form
-    spec, errors = _read_new(form, view.currency)
-    game = None
-    if spec is not None:
-        try:
-            game = KIND.new_game(view.players, spec)
-        except RuleError as err:
-            errors[_new_field(err.path)] = t(err.msg)
-    if errors:
-        return _new_page(view, form, errors, 422)
-    return add(view, "desmoche", game, lambda errs, status: _new_page(open_session(token), form, errs, status))
+    return new_game(token, "desmoche", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency),
+                    _make)
+
+
+def _make(view, spec, errors):
+    try:
+        return KIND.new_game(view.players, spec)
+    except RuleError as err:
+        errors[_new_field(err.path)] = t(err.msg)
+        return None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -258,14 +254,7 @@ def new(token):
 
 @bp.get("/s/<token>/desmoche/<int:gi>")
 def game(token, gi):
-    view = open_session(token)
-    view.game(gi, "desmoche")
-    return unchanged_poll(view) or _page(view, gi)
-
-
-def _at(form) -> str | None:
-    at = form.get("at")
-    return at if at and len(at) <= 40 else None
+    return show(token, gi, "desmoche", _page)
 
 
 def _act(token: str, gi: int, build, field_of, hand_form: bool = False):
@@ -288,7 +277,7 @@ def _act(token: str, gi: int, build, field_of, hand_form: bool = False):
 
 @bp.post("/s/<token>/desmoche/<int:gi>/hand")
 def hand(token, gi):
-    return _act(token, gi, lambda rec, form: A.Hand(hand=hand_from(form, rec.head["rules"]), at=_at(form)),
+    return _act(token, gi, lambda rec, form: A.Hand(hand=hand_from(form, rec.head["rules"]), at=at_of(form)),
                 hand_field, hand_form=True)
 
 
@@ -297,7 +286,7 @@ def _stake(rec, form):
     stake = read_int(form, "new_stake", errors, minimum=1, required=True, what="form.what.stake")
     if errors:
         raise FormError(errors)
-    return A.SetStake(stake=stake, at=_at(form))
+    return A.SetStake(stake=stake, at=at_of(form))
 
 
 @bp.post("/s/<token>/desmoche/<int:gi>/stake")
@@ -307,7 +296,7 @@ def stake(token, gi):
 
 @bp.post("/s/<token>/desmoche/<int:gi>/end")
 def end(token, gi):
-    return _act(token, gi, lambda rec, form: A.EndSeries(at=_at(form)), lambda path: "end")
+    return _act(token, gi, lambda rec, form: A.EndSeries(at=at_of(form)), lambda path: "end")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -350,7 +339,7 @@ def correct(token, gi, hi):
             before = rec.items[hi - 1].result["stake"] if hi else rec.head["rules"]["stake"]
             if "stake" in rec.items[hi].body or stake_value != before:
                 new_hand["stake"] = stake_value
-        return A.ReplaceHand(index=hi, hand=new_hand, at=_at(form))
+        return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
     def on_error(errors, status):
         fresh = open_session(token)

@@ -9,14 +9,14 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, request, url_for
 
 from ... import money
-from ...errors import RuleError, Stale
+from ...errors import RuleError
 from ...jsonparse import parse_document
 from ...messages import msg
 from ...web.common import FormError, open_session, perform, refusal, render, require_edit, see_other, unchanged_poll
 from ...web.forms import only_one, read_int, read_money, template_helpers
-from ...web.games import add, record
+from ...web.games import at_of, new_game, record, show
 from ...web.i18n import t
-from ..base import Change, GameRec, apply_change, fingerprint
+from ..base import GameRec, apply_change, fingerprint
 from . import actions as A
 from . import cards as C
 from .kind import KIND, NewMus
@@ -122,10 +122,7 @@ def read_action(form, seats: list[str]):
 
 def with_at(action, form):
     """The position the phone saw goes with the action (a step already recorded is refused)."""
-    at = form.get("at")
-    if not at or len(at) > 40:
-        return action
-    return replace(action, at=at)
+    return replace(action, at=at_of(form))
 
 
 def _field_of(path: str, form, seats: list[str]) -> str:
@@ -211,29 +208,25 @@ def _new_page(view, form, errors=None, status=200):
 
 @bp.route("/s/<token>/mus/new", methods=["GET", "POST"])
 def new(token):
-    view = require_edit(token)
-    if request.method == "GET":
-        form = {f"seat{i}": p for i, p in enumerate(view.players)} if len(view.players) == 4 else {}
-        return _new_page(view, form)
-    form = request.form
-    spec, errors = _read_new(form, view.players, view.currency)
-    game = None
-    if spec is not None:
-        try:
-            game = KIND.new_game(view.players, spec)
-        except RuleError as err:
-            field = {"fives_A": "fives_A_pos", "fives_B": "fives_B_pos"}.get(err.path, err.path or "form")
-            errors[field] = t(err.msg)
-    if errors:
-        return _new_page(view, form, errors, 422)
-    return add(view, "mus", game, lambda errs, status: _new_page(open_session(token), form, errs, status))
+    return new_game(token, "mus", _new_page, _new_defaults, lambda view, form: _read_new(form, view.players, view.currency),
+                    _make)
+
+
+def _new_defaults(view) -> dict:
+    return {f"seat{i}": p for i, p in enumerate(view.players)} if len(view.players) == 4 else {}
+
+
+def _make(view, spec, errors):
+    try:
+        return KIND.new_game(view.players, spec)
+    except RuleError as err:
+        errors[{"fives_A": "fives_A_pos", "fives_B": "fives_B_pos"}.get(err.path, err.path or "form")] = t(err.msg)
+        return None
 
 
 @bp.get("/s/<token>/mus/<int:gi>")
 def game(token, gi):
-    view = open_session(token)
-    view.game(gi, "mus")
-    return unchanged_poll(view) or _page(view, gi)
+    return show(token, gi, "mus", _page)
 
 
 @bp.route("/s/<token>/mus/<int:gi>/act", methods=["GET", "POST"])

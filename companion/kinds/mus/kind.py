@@ -14,7 +14,7 @@ from ..validate import MAX_MONEY, is_int, need_int
 from . import actions as A
 from .hand import Ctx, Play, lance, start_state, team_ref
 from .options import LANCES, STAGES, TEAMS, effective, other
-from .shape import (HEAD_KEYS, item_type, members, norm_cards, norm_head, norm_held, norm_item)
+from .shape import (HEAD_KEYS, members, norm_cards, norm_head, norm_held, norm_item)
 
 TITLE = "mus.title"
 

@@ -17,9 +17,9 @@ from flask import Blueprint, abort, request, url_for
 
 from ...errors import RuleError
 from ...messages import msg
-from ...web.common import FormError, open_session, render, require_edit, unchanged_poll
+from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, signed, template_helpers
-from ...web.games import add, record
+from ...web.games import at_of, new_game, record, show
 from ...web.i18n import t
 from . import actions as A
 from .kind import KIND
@@ -186,35 +186,33 @@ def _new_field(path: str) -> str:
 
 @bp.route("/s/<token>/newmarket/new", methods=["GET", "POST"])
 def new(token):
-    view = require_edit(token)
-    if request.method == "GET":
-        return _new_page(view, _new_defaults(view))
-    form = request.form
-    spec, errors = _read_new(form, view.currency)
-    game = None
-    if spec is not None:
-        previous = _previous(view)
-        try:
-            game = KIND.new_game(view.players, spec)
-            seed = previous["carry"] if previous else None
-            if seed:
-                KIND.build(game, view.players, seed)   # the carried piles must land on this game's cards
-        except RuleError as err:
-            n = previous["number"] if previous else 0
-            if err.code == "newmarket.seed_card":
-                what = msg("newmarket.form.carry_card", n=err.params["chips"], card=err.params["card"])
-                errors["carry"] = t(msg("newmarket.form.carry_piles", game=n, what=what))
-            elif err.code == "newmarket.seed_pool":
-                what = msg("newmarket.form.carry_pool", n=err.params["chips"])
-                errors["carry"] = t(msg("newmarket.form.carry_piles", game=n, what=what))
-            elif err.code == "newmarket.seed_value":
-                errors["chip_value"] = t(msg("newmarket.form.carry_value", game=n,
-                                             value=fmt_money(err.params["value"], view.currency)))
-            else:
-                errors[_new_field(err.path)] = t(err.msg)
-    if errors:
-        return _new_page(view, form, errors, 422)
-    return add(view, "newmarket", game, lambda errs, status: _new_page(open_session(token), form, errs, status))
+    return new_game(token, "newmarket", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency),
+                    _make)
+
+
+def _make(view, spec, errors):
+    """The new game; the chips the previous game carries must land on this game's cards."""
+    previous = _previous(view)
+    try:
+        game = KIND.new_game(view.players, spec)
+        seed = previous["carry"] if previous else None
+        if seed:
+            KIND.build(game, view.players, seed)
+        return game
+    except RuleError as err:
+        n = previous["number"] if previous else 0
+        if err.code == "newmarket.seed_card":
+            what = msg("newmarket.form.carry_card", n=err.params["chips"], card=err.params["card"])
+            errors["carry"] = t(msg("newmarket.form.carry_piles", game=n, what=what))
+        elif err.code == "newmarket.seed_pool":
+            what = msg("newmarket.form.carry_pool", n=err.params["chips"])
+            errors["carry"] = t(msg("newmarket.form.carry_piles", game=n, what=what))
+        elif err.code == "newmarket.seed_value":
+            errors["chip_value"] = t(msg("newmarket.form.carry_value", game=n,
+                                         value=fmt_money(err.params["value"], view.currency)))
+        else:
+            errors[_new_field(err.path)] = t(err.msg)
+        return None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -222,14 +220,7 @@ def new(token):
 
 @bp.get("/s/<token>/newmarket/<int:gi>")
 def game(token, gi):
-    view = open_session(token)
-    view.game(gi, "newmarket")
-    return unchanged_poll(view) or _page(view, gi)
-
-
-def _at(form) -> str | None:
-    at = form.get("at")
-    return at if at and len(at) <= 40 else None
+    return show(token, gi, "newmarket", _page)
 
 
 def _act(token: str, gi: int, build, field_of):
@@ -241,7 +232,7 @@ def _act(token: str, gi: int, build, field_of):
     def on_error(errors, status):
         return _page(open_session(token), gi, errors, status, form=form if status == 422 else None)
 
-    return record(view, gi, lambda: replace(build(rec, form), at=_at(form)), on_error,
+    return record(view, gi, lambda: replace(build(rec, form), at=at_of(form)), on_error,
                   lambda path: field_of(path, rec))
 
 
@@ -537,7 +528,7 @@ def correct(token, gi, di):
     def build():
         deal, found = _deal_from(form, rec, di)
         order.extend(found)
-        return A.ReplaceDeal(index=di, deal=deal, at=_at(form))
+        return A.ReplaceDeal(index=di, deal=deal, at=at_of(form))
 
     def on_error(errors, status):
         fresh = open_session(token)
