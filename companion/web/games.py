@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import request, url_for
+from flask import abort, request, url_for
 
 from ..errors import RuleError
 from .common import FormError, SessionView, game_action, open_session, perform, refusal, require_edit, see_other, \
@@ -20,22 +20,44 @@ def show(token: str, gi: int, kind: str, page: Callable):
     return unchanged_poll(view) or page(view, gi)
 
 
+def past(token: str, kind: str, gi: int, index: int):
+    """(view, game) for correcting the game's item ``index`` through a scoring link; 404 when it is not
+    a recorded item."""
+    view = require_edit(token)
+    rec = view.game(gi, kind)
+    if not 0 <= index < len(rec.items):
+        abort(404)
+    return view, rec
+
+
 def at_of(form) -> str | None:
     """The position the phone saw, as its form carried it."""
     at = form.get("at")
     return at if at and len(at) <= 40 else None
 
 
-def new_game(token: str, kind: str, new_page: Callable, defaults: Callable, read: Callable, make: Callable):
-    """The "add a game" page and its form: ``read(view, form) -> (spec, errors)`` (errors by field),
-    ``make(view, spec, errors) -> game`` (puts the kind's refusals into ``errors``), then the game is
-    recorded and the phone goes to it."""
+def new_game(token: str, kind: str, new_page: Callable, defaults: Callable, read: Callable,
+             field_of: Callable[[str], str] = lambda path: path or "form", make: Callable | None = None):
+    """The "add a game" page and its form: ``read(view, form) -> (spec, errors)`` (errors by field); the
+    kind makes the game from the spec (its refusal goes beside ``field_of(path)``; ``make(view, spec,
+    errors)`` replaces that when a kind has more to check); then the game is recorded and the phone goes
+    to it."""
+    from .. import kinds
+
     view = require_edit(token)
     if request.method == "GET":
         return new_page(view, defaults(view))
     form = request.form
     spec, errors = read(view, form)
-    game = make(view, spec, errors) if spec is not None else None
+    game = None
+    if spec is not None:
+        if make is not None:
+            game = make(view, spec, errors)
+        else:
+            try:
+                game = kinds.KINDS[kind].new_game(view.players, spec)
+            except RuleError as err:
+                errors[field_of(err.path)] = t(err.msg)
     if errors:
         return new_page(view, form, errors, 422)
     return add(view, kind, game, lambda errs, status: new_page(open_session(token), form, errs, status))

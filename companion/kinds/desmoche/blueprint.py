@@ -13,11 +13,10 @@ import re
 from flask import Blueprint, abort, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from ...errors import RuleError
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, template_helpers
-from ...web.games import at_of, new_game, record, show
+from ...web.games import at_of, new_game, past, record, show
 from ...web.i18n import t
 from ..validate import MAX_COUNT
 from . import actions as A
@@ -238,15 +237,7 @@ def _new_field(path: str) -> str:
 @bp.route("/s/<token>/desmoche/new", methods=["GET", "POST"])
 def new(token):
     return new_game(token, "desmoche", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency),
-                    _make)
-
-
-def _make(view, spec, errors):
-    try:
-        return KIND.new_game(view.players, spec)
-    except RuleError as err:
-        errors[_new_field(err.path)] = t(err.msg)
-        return None
+                    _new_field)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -317,10 +308,7 @@ def _correct_page(view, gi: int, hi: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/desmoche/<int:gi>/hand/<int:hi>", methods=["GET", "POST"])
 def correct(token, gi, hi):
-    view = require_edit(token)
-    rec = view.game(gi, "desmoche")
-    if not 0 <= hi < len(rec.items):
-        abort(404)
+    view, rec = past(token, "desmoche", gi, hi)
     if request.method == "GET":
         return _correct_page(view, gi, hi)
     form = request.form

@@ -208,20 +208,13 @@ def _new_page(view, form, errors=None, status=200):
 
 @bp.route("/s/<token>/mus/new", methods=["GET", "POST"])
 def new(token):
-    return new_game(token, "mus", _new_page, _new_defaults, lambda view, form: _read_new(form, view.players, view.currency),
-                    _make)
+    return new_game(token, "mus", _new_page, _new_defaults,
+                    lambda view, form: _read_new(form, view.players, view.currency),
+                    lambda path: {"fives_A": "fives_A_pos", "fives_B": "fives_B_pos"}.get(path, path or "form"))
 
 
 def _new_defaults(view) -> dict:
     return {f"seat{i}": p for i, p in enumerate(view.players)} if len(view.players) == 4 else {}
-
-
-def _make(view, spec, errors):
-    try:
-        return KIND.new_game(view.players, spec)
-    except RuleError as err:
-        errors[{"fives_A": "fives_A_pos", "fives_B": "fives_B_pos"}.get(err.path, err.path or "form")] = t(err.msg)
-        return None
 
 
 @bp.get("/s/<token>/mus/<int:gi>")

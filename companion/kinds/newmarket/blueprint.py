@@ -19,7 +19,7 @@ from ...errors import RuleError
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, signed, template_helpers
-from ...web.games import at_of, new_game, record, show
+from ...web.games import at_of, new_game, past, record, show
 from ...web.i18n import t
 from . import actions as A
 from .kind import KIND
@@ -187,7 +187,7 @@ def _new_field(path: str) -> str:
 @bp.route("/s/<token>/newmarket/new", methods=["GET", "POST"])
 def new(token):
     return new_game(token, "newmarket", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency),
-                    _make)
+                    make=_make)
 
 
 def _make(view, spec, errors):
@@ -516,10 +516,7 @@ def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/newmarket/<int:gi>/deal/<int:di>", methods=["GET", "POST"])
 def correct(token, gi, di):
-    view = require_edit(token)
-    rec = view.game(gi, "newmarket")
-    if not 0 <= di < len(rec.items):
-        abort(404)
+    view, rec = past(token, "newmarket", gi, di)
     if request.method == "GET":
         return _correct_page(view, gi, di)
     form = request.form
