@@ -1,6 +1,7 @@
 """The Flask app factory."""
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from datetime import timedelta
@@ -8,6 +9,7 @@ from pathlib import Path
 
 from flask import Flask, render_template, request
 from flask_compress import Compress
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import __version__
 
@@ -46,8 +48,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    from . import db, security
-    from .web import poll
+    from . import db, logredact, security
+    from .web import limits, poll
 
     app.config.setdefault("SECRET_KEY", None)
     secret = db.init_db(app.config["DATABASE"])
@@ -63,7 +65,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import register
 
     register(app)
+    limits.init_app(app)
     Compress(app)
+    logredact.install(app.logger, logging.getLogger("waitress"))
+    app.session_interface = security.SessionInterface()
+    if app.config.get("BEHIND_PROXY"):
+        # one reverse proxy in front: trust what it says of the client's address and scheme
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)
     # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup
     app.wsgi_app = poll.FastPoll(app.wsgi_app, app.config["DATABASE"])
 
@@ -72,6 +80,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.errorhandler(404)
     @app.errorhandler(405)
     @app.errorhandler(413)
+    @app.errorhandler(429)
     @app.errorhandler(500)
     def error_page(err):
         code = getattr(err, "code", 500) or 500
@@ -80,6 +89,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             404: "Nothing here. The link may be mistyped, or a scoring link may have been replaced.",
             405: "That cannot be done from here.",
             413: "That file is too large.",
+            429: "Too many wrong tries from this address: wait a minute, then try again.",
             500: "Something went wrong on the server. Nothing was changed.",
         }
         message = messages.get(code, "")

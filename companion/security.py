@@ -4,6 +4,7 @@ from __future__ import annotations
 import secrets
 
 from flask import abort, g, request, session
+from flask.sessions import SecureCookieSessionInterface
 
 CSRF_FIELD = "csrf"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -57,3 +58,10 @@ def add_headers(response):
         h["X-Robots-Tag"] = "noindex, nofollow"
         h.setdefault("Cache-Control", "no-store")
     return response
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Cookies marked ``Secure`` whenever the page came over HTTPS (behind a proxy: ``--behind-proxy``)."""
+
+    def get_cookie_secure(self, app) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure

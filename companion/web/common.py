@@ -154,11 +154,16 @@ def perform(view: SessionView, etype: str, payload: dict, location: str) -> stor
     if not view.can_edit:
         abort(403)
     seen = request.form.get("v", type=int)
-    key = request.form.get("k") or None
-    if key is not None and (len(key) > store.MAX_KEY or not key.isascii()):
-        abort(400, description="This form's key is not valid: reload the page and try again.")
-    return store.write(get_db(), view.id, etype, payload, browser=security.browser_id(), key=key,
+    return store.write(get_db(), view.id, etype, payload, browser=security.browser_id(), key=request_key(),
                        seen_version=seen, location=location)
+
+
+def request_key() -> str | None:
+    """The form's idempotency key (``k``), or a 400 when it is not one this app writes."""
+    key = request.form.get("k") or None
+    if key is not None and (len(key) > store.MAX_KEY or not key.isascii() or not key.isprintable()):
+        abort(400, description="This form's key is not valid: reload the page and try again.")
+    return key
 
 
 def game_action(view: SessionView, gi: int, action, location: str) -> store.Written:

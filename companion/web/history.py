@@ -25,7 +25,7 @@ from ..errors import RuleError
 from ..messages import N_, define, msg
 from ..money import format_amount
 from ..session import Session, player_key, read_file, to_doc
-from .common import open_session, render, see_other, unchanged_poll
+from .common import open_session, render, request_key, see_other, unchanged_poll
 from .i18n import t
 from .sessions import is_admin, scope_sql
 
@@ -141,12 +141,14 @@ def _index(status: int = 200, **ctx):
     pages = max(1, -(-total // PER_PAGE))
     args = {k: v for k, v in (("q", filters["q"]), ("kind", filters["kind"]), ("from", filters["from"]),
                                ("to", filters["to"])) if v}
-    return render("history.html", None, status=status, rows=rows[:PER_PAGE], total=total, page=page,
+    resp = render("history.html", None, status=status, rows=rows[:PER_PAGE], total=total, page=page,
                   pages=pages, filters=filters, errors=errors, is_admin=is_admin(),
                   prev_url=url_for("history.index", page=page - 1, **args) if page > 1 else None,
                   next_url=url_for("history.index", page=page + 1, **args) if len(rows) > PER_PAGE else None,
                   kinds=[(k, kind.title) for k, kind in kinds.KINDS.items()],
                   imported=request.args.get("imported", type=int), **ctx)
+    resp.headers["Cache-Control"] = "no-store"   # lists edit links
+    return resp
 
 
 @bp.get("/history")
@@ -460,9 +462,7 @@ def import_archive():
         sessions = read_archive(upload.read())
     except ArchiveError as err:
         return _index(status=422, errors={"archive": t(msg("archive.refused", why=err.msg))})
-    key = request.form.get("k") or None
-    if key is not None and (len(key) > store.MAX_KEY or not key.isascii()):
-        abort(400)
+    key = request_key()
     # one transaction: a failure half-way (disk full, a lock timeout) leaves nothing imported
     store.create_many(get_db(), [sess for _name, sess in sessions], key=key, browser=security.browser_id())
     return see_other(url_for("history.index", imported=len(sessions)))

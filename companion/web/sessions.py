@@ -12,8 +12,8 @@ from ..db import get_db
 from ..errors import RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, read_file, same_player, to_doc
 from ..share import qr_svg
-from .common import (SessionView, links, open_session, perform, refusal, render, require_edit, see_other,
-                     unchanged_poll)
+from .common import (SessionView, links, open_session, perform, refusal, render, request_key, require_edit,
+                     see_other, unchanged_poll)
 from .i18n import t
 
 bp = Blueprint("sessions", __name__)
@@ -123,7 +123,7 @@ def create():
             errors[err.path if err.path in ("name", "currency") else "players"] = t(err.msg)
     if errors:
         return _home(status=422, errors=errors, form=form, rows=rows)
-    written = store.create(get_db(), Session(header), browser=security.browser_id(), key=form.get("k") or None,
+    written = store.create(get_db(), Session(header), browser=security.browser_id(), key=request_key(),
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 
@@ -138,7 +138,7 @@ def import_file():
     except RuleError as err:
         return _home(status=422, errors={"file": t({"code": "web.refused_file", "path": err.path or "$",
                                                     "why": err.msg})})
-    written = store.create(get_db(), sess, browser=security.browser_id(), key=request.form.get("k") or None,
+    written = store.create(get_db(), sess, browser=security.browser_id(), key=request_key(),
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 
