@@ -8,14 +8,17 @@ wide and the SVG scales to the card's width (the table scrolls inside its own bo
 
 ``line_chart(chart_id, title, x_labels, series, ...) -> str``  one ``<figure>`` (HTML text, escaped)
 ``nice_ticks(low, high, count=5) -> list[float]``
+``x_label_indices(x_labels, plot_w) -> list[int]``  which x labels are written (regular, never overlapping)
 What to draw is each game kind's (``Kind.history``): this module only draws.
 """
 from __future__ import annotations
 
 import math
+import unicodedata
 from html import escape
+from itertools import pairwise
 
-__all__ = ["line_chart", "nice_ticks", "PALETTE", "TEAM_COLORS"]
+__all__ = ["line_chart", "nice_ticks", "x_label_indices", "PALETTE", "TEAM_COLORS"]
 
 WIDTH, HEIGHT = 320, 200
 TOP, BOTTOM, RIGHT = 12, 30, 10
@@ -94,18 +97,75 @@ def _style(index: int, color: str | None) -> tuple[str, str, int]:
     return color or PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)], index % 8
 
 
-def _x_label_indices(count: int, room: int) -> list[int]:
-    """Which x labels to print: first, last, and evenly spaced ones that fit."""
-    if count <= room:
-        return list(range(count))
-    step = math.ceil((count - 1) / (room - 1))
-    picks = list(range(0, count, step))
-    if picks[-1] != count - 1:
-        if count - 1 - picks[-1] < step / 2 and len(picks) > 1:
-            picks[-1] = count - 1
+X_LABELS_MAX = 8  # x labels at most: a 360 px phone reads about that many short labels under a chart
+X_GAP = 4  # viewBox units kept free between two x labels
+
+
+NARROW = frozenset("fijlrtI.,:;'!|() ")
+
+
+def _text_width(text: str) -> float:
+    """About how wide a label is drawn, in viewBox units at FONT 12, measured on a wide sans (DejaVu Sans;
+    Roboto and San Francisco are narrower): an overestimate only drops a label, an underestimate overlaps."""
+    width = 0.0
+    for c in text:
+        if unicodedata.east_asian_width(c) in "WF":
+            width += 12
+        elif c in NARROW:
+            width += 4.2
+        elif c.isdigit():
+            width += 7.7
+        elif c.isupper() or c in "mwMW—":
+            width += 10 if c in "mwMW—" else 8.6
         else:
-            picks.append(count - 1)
-    return picks
+            width += 7.2
+    return width
+
+
+def _x_steps():
+    """1, 2, 5, 10, 20, 25, 50, 100, 200, 250...: "every 5th hand" reads as a rhythm, "every 7th" not."""
+    yield from (1, 2, 5)
+    power = 10
+    while True:
+        yield from (power, 2 * power, 5 * power // 2, 5 * power)
+        power *= 10
+
+
+def x_label_indices(labels: list[str], plot_w: float) -> list[int]:
+    """Which x labels to write: every one when they fit, else every ``step``-th from the first (step 2, 5,
+    10, 20, 25, 50, 100...), and always the last; at most X_LABELS_MAX, none overlapping. Only the last gap
+    may differ from the step (the last regular label is dropped when it would touch the last one).
+
+    Overlap is worked out in viewBox units, so it holds at any width the SVG is scaled to: the first label
+    is drawn from its point to the right, the last one ends at its point, the others are centred."""
+    n = len(labels)
+    if n <= 2:
+        return list(range(n))
+    unit = plot_w / (n - 1)
+    widths = [_text_width(x) for x in labels]
+
+    def span(i: int) -> tuple[float, float]:
+        x = i * unit
+        if i == 0:
+            return x, x + widths[i]
+        if i == n - 1:
+            return x - widths[i], x
+        return x - widths[i] / 2, x + widths[i] / 2
+
+    def clear(a: int, b: int) -> bool:
+        return span(a)[1] + X_GAP <= span(b)[0]
+
+    for step in _x_steps():
+        if step >= n - 1:
+            break
+        picks = list(range(0, n, step))
+        if picks[-1] != n - 1:
+            if not clear(picks[-1], n - 1):
+                picks.pop()
+            picks.append(n - 1)
+        if len(picks) <= X_LABELS_MAX and all(clear(a, b) for a, b in pairwise(picks)):
+            return picks
+    return [0, n - 1]
 
 
 def _summary(series: list[dict], x_labels: list[str], unit: str, fmt) -> str:
@@ -166,16 +226,18 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
                    f'stroke="currentColor" stroke-opacity="{0.5 if zero else 0.15}" stroke-width="1"/>')
         out.append(f'<text x="{_num(left - 5)}" y="{_num(y + 4)}" text-anchor="end" fill="currentColor">'
                    f'{escape(text)}</text>')
-    # x labels
-    room = max(2, int(plot_w // (max((len(x) for x in x_labels), default=1) * 7 + 14)))
-    for i in _x_label_indices(n, room):
+    # x labels: every one that fits, else a regular subset with the first and the last; a short tick
+    # under the axis shows which point each label names
+    for i in x_label_indices(x_labels, plot_w):
         x = px(i)
         anchor = "middle"
         if n > 1 and i == 0:
             anchor = "start"
         elif n > 1 and i == n - 1:
             anchor = "end"
-        out.append(f'<text x="{_num(x)}" y="{_num(HEIGHT - 10)}" text-anchor="{anchor}" '
+        out.append(f'<line x1="{_num(x)}" y1="{_num(TOP + plot_h)}" x2="{_num(x)}" y2="{_num(TOP + plot_h + 4)}" '
+                   f'stroke="currentColor" stroke-opacity="0.4"/>')
+        out.append(f'<text class="x-label" x="{_num(x)}" y="{_num(HEIGHT - 10)}" text-anchor="{anchor}" '
                    f'fill="currentColor" fill-opacity="0.8">{escape(x_labels[i])}</text>')
     out.append(f'<line x1="{_num(left)}" y1="{_num(TOP + plot_h)}" x2="{_num(WIDTH - RIGHT)}" '
                f'y2="{_num(TOP + plot_h)}" stroke="currentColor" stroke-opacity="0.4"/>')

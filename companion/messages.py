@@ -154,7 +154,7 @@ define("", {
     "v.seats_count": N_("needs %(low)s to %(high)s players, not %(count)s"),
     "v.player_name": N_("must be a player's name"),
     "v.card": N_("%(value)s is not a card (rank A K Q J 2-10, then suit S H D C)"),
-    "v.stale": N_("Already recorded from another phone: the screen now shows where the game is."),
+    "v.stale": N_("That tap was already recorded (on this phone or another): here is the game as it is now."),
     "v.action_type": N_("unknown action %(type)s"),
     "v.no_game": N_("there is no such game in this session"),
     "v.amount_max": N_("that amount is too large (at most %(max)s)"),

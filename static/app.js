@@ -50,6 +50,85 @@
   document.addEventListener("DOMContentLoaded", buzz);
   document.addEventListener("htmx:afterSettle", buzz);
 
+  // After a swap the next step's buttons appear under the finger that just tapped: for 400 ms a tap
+  // at the same place is ignored, so a double tap records one step (taps elsewhere go through; the
+  // server also refuses a step already recorded).
+  var coolUntil = 0, lastTap = null;
+  document.addEventListener("htmx:afterSwap", function () { coolUntil = Date.now() + 400; });
+  document.addEventListener("click", function (ev) {
+    if (ev.detail === 0) return;            // the keyboard, not a finger
+    var hit = ev.target.closest("#live button, #live a[href], #live [type=submit]");
+    if (!hit) return;
+    var near = lastTap && Math.abs(ev.clientX - lastTap.x) < 40 && Math.abs(ev.clientY - lastTap.y) < 40;
+    if (Date.now() < coolUntil && near) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      return;
+    }
+    lastTap = {x: ev.clientX, y: ev.clientY};
+  }, true);
+
+  // Keep the reader where they were: a submit that comes back to the same page keeps the scroll
+  // position; a new page starts at its top.
+  var before = null;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var cfg = ev.detail.requestConfig || {};
+    if (ev.detail.elt && ev.detail.elt.id === "live") return;   // a live poll
+    before = {y: window.scrollY, path: location.pathname, boosted: !!cfg.boosted};
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!before) return;
+    var same = location.pathname === before.path;
+    var y = same ? before.y : 0;
+    before = null;
+    window.scrollTo(0, y);
+    requestAnimationFrame(function () { window.scrollTo(0, y); });
+  });
+
+  // "done=1" asks the page for the one-line toast; the address keeps no trace of it (a reload must
+  // not show it again).
+  function forgetDone() {
+    if (!/[?&]done=1/.test(location.search) || !history.replaceState) return;
+    var q = location.search.replace(/([?&])done=1(&|$)/, function (m, a, b) { return b ? a : ""; });
+    history.replaceState(history.state, "", location.pathname + (q === "?" ? "" : q) + location.hash);
+  }
+  document.addEventListener("DOMContentLoaded", forgetDone);
+  document.addEventListener("htmx:afterSettle", forgetDone);
+
+  // A phone lying on the table must not go dark mid-hand: scoring pages hold a screen wake lock while
+  // visible. The toggle (shown only where the API exists) lets the table turn it off on this phone.
+  var lock = null;
+  function wakeWanted() {
+    try { return localStorage.getItem("wake") !== "off"; } catch (e) { return true; }
+  }
+  function wake() {
+    var root = document.documentElement;
+    var page = document.querySelector("[data-wake]");
+    var toggle = document.querySelector("[data-wake-toggle]");
+    if (!("wakeLock" in navigator)) { root.setAttribute("data-wake", "unsupported"); return; }
+    if (toggle) { toggle.hidden = false; toggle.setAttribute("aria-pressed", wakeWanted() ? "true" : "false");
+      toggle.textContent = wakeWanted() ? "Screen stays on ✓" : "Keep the screen on"; }
+    if (!page || !wakeWanted() || document.visibilityState !== "visible") {
+      if (lock && (!page || !wakeWanted())) { lock.release(); lock = null; root.setAttribute("data-wake", "off"); }
+      return;
+    }
+    if (lock) return;
+    root.setAttribute("data-wake", "requested");
+    navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      root.setAttribute("data-wake", "on");
+      l.addEventListener("release", function () { if (lock === l) lock = null; });
+    }, function () { root.setAttribute("data-wake", "refused"); });
+  }
+  document.addEventListener("DOMContentLoaded", wake);
+  document.addEventListener("htmx:afterSettle", wake);
+  document.addEventListener("visibilitychange", wake);
+  document.addEventListener("click", function (ev) {
+    if (!ev.target.closest("[data-wake-toggle]")) return;
+    try { localStorage.setItem("wake", wakeWanted() ? "off" : "on"); } catch (e) { /* private mode */ }
+    wake();
+  });
+
   // A phone that wakes up: refresh the live region at once rather than at the next tick.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState !== "visible" || !window.htmx) return;

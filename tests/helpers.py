@@ -1,4 +1,5 @@
 """Helpers the tests share: act as a phone would (CSRF token, hidden form fields, a new session)."""
+import html as htmllib
 import re
 
 
@@ -9,11 +10,14 @@ def csrf(client) -> str:
 
 
 def form_fields(html: str, action: str | None = None) -> dict:
-    """The hidden fields (csrf, k, v, at) of the first form (or the first form posting to ``action``)."""
-    forms = re.findall(r'<form[^>]*action="([^"]*)"[^>]*>(.*?)</form>', html, re.S)
-    for act, body in forms:
+    """The hidden fields (csrf, k, v, at) of the first POST form (or the first posting to ``action``)."""
+    forms = re.findall(r'<form([^>]*)action="([^"]*)"[^>]*>(.*?)</form>', html, re.S)
+    for attrs, act, body in forms:
+        if 'method="get"' in attrs:
+            continue
         if action is None or act == action:
-            return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', body))
+            return {k: htmllib.unescape(v) for k, v in
+                    re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', body)}
     raise AssertionError(f"no form posting to {action!r}")
 
 

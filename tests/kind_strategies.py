@@ -31,7 +31,10 @@ def mus_tap(draw, rec):
     if not types:
         return None
     seats = rec.head["seats"]
-    choice = draw(st.sampled_from(sorted(types) + (["tally", "adjust"] if "start_hand" in types else [])))
+    extra = ["tally", "adjust", "set_scoring"] if "start_hand" in types else []
+    if "pass" in types or "declare" in types:
+        extra.append("pass_rest")
+    choice = draw(st.sampled_from(sorted(types) + extra))
     if choice == "start_hand":
         cards = None
         if draw(st.booleans()):
@@ -45,10 +48,18 @@ def mus_tap(draw, rec):
         return MA.Tally(awards=awards, at=at)
     if choice == "adjust":
         return MA.Adjust(team=draw(st.sampled_from("AB")), points=draw(st.sampled_from([-2, -1, 1, 3])), at=at)
+    if choice == "set_scoring":
+        return MA.SetScoring(scoring=draw(st.sampled_from(["bids", "tally"])), at=at)
+    if choice == "pass_rest":
+        held = {key: {p: v for p in seats if (v := draw(st.sampled_from(PARES if key == "pares" else JUEGO)))}
+                for key in ("pares", "juego")}
+        winners = {L: draw(st.sampled_from([None, "A", "B"])) for L in ("grande", "chica", "pares", "juego")}
+        return MA.PassRest(**winners, pares_held=held["pares"], juego_held=held["juego"], at=at)
     if choice == "pass":
         return MA.Pass(at=at)
     if choice == "bet":
-        return MA.Bet(team=draw(st.sampled_from("AB")), amount=draw(st.sampled_from([None, 2, 5])), at=at)
+        return MA.Bet(team=draw(st.sampled_from("AB")), amount=draw(st.sampled_from([None, 2, 5])),
+                      answer=draw(st.sampled_from([None, None, "call", "fold"])), at=at)
     if choice == "raise":
         return MA.Raise(more=draw(st.sampled_from([2, 5])), at=at)
     if choice == "ordago":

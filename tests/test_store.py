@@ -95,7 +95,7 @@ def test_a_stale_write_that_no_longer_makes_sense_is_refused_and_nothing_stored(
     at = MUS.position(store.game(db, sid, 0))
     _tally(db, sid, 1, at=at)
     before = (_doc(db, sid), store.header(db, sid)[1])
-    with pytest.raises(Stale, match="another phone"):
+    with pytest.raises(Stale, match="already recorded"):
         _tally(db, sid, 1, at=at)
     assert (_doc(db, sid), store.header(db, sid)[1]) == before
 

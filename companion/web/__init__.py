@@ -12,9 +12,9 @@ from .. import kinds
 
 
 def register(app) -> None:
-    from . import history, i18n, sessions, settle
+    from . import assets, history, i18n, sessions, settle
 
-    for module in (sessions, settle, history):
+    for module in (sessions, settle, history, assets):
         app.register_blueprint(module.bp)
     for name in kinds.KINDS:
         app.register_blueprint(import_module(f"companion.kinds.{name}.blueprint").bp)

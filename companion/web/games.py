@@ -78,7 +78,8 @@ def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Ca
     """Read a form into a typed action (``build`` raises FormError), record it, and go back to the game
     page; a refusal re-renders through ``on_error(errors, status)`` with the message beside its field."""
     rec = view.game(gi)
-    location = location or url_for(f"{rec.kind}.game", token=view.token, gi=gi)
+    # done=1: the page says in one line what was just recorded (the toast under the score)
+    location = location or url_for(f"{rec.kind}.game", token=view.token, gi=gi, done=1)
     try:
         action = build()
     except FormError as err:

@@ -14,7 +14,8 @@ ADMIN_TRIES = "5 per minute"
 def init_app(app) -> Limiter:
     limiter = Limiter(get_remote_address, app=app, storage_uri="memory://", default_limits=[WRONG_LINKS],
                       default_limits_deduct_when=lambda response: response.status_code == 404,
-                      default_limits_exempt_when=lambda: request.endpoint == "static", headers_enabled=False)
+                      default_limits_exempt_when=lambda: request.endpoint == "static" or request.blueprint == "assets",
+                      headers_enabled=False)
     app.view_functions["sessions.admin"] = limiter.limit(ADMIN_TRIES)(app.view_functions["sessions.admin"])
     app.extensions["companion.limiter"] = limiter      # the decorated view keeps only a weak reference
     return limiter

@@ -43,6 +43,10 @@ define("settle", {
     "copy.all_paid": N_("All paid: settled."),
     "game": N_("%(n)s. %(title)s"),
     "not_in_plan": N_("That payment is not in the plan."),
+    # spoken names of the per-row buttons: every row has a "Mark paid" or an "Undo", so a screen reader
+    # needs to hear which payment each one is about (they start with the visible word: label in name)
+    "mark_label": N_("Mark paid: %(from)s pays %(to)s %(amount)s"),
+    "undo_label": N_("Undo: %(from)s pays %(to)s %(amount)s is not paid"),
 })
 
 
@@ -69,7 +73,12 @@ def settle_context(view: SessionView) -> dict:
         players.append({"name": name, "net": value, "text": money(value, plus=True),
                         "cls": "pos" if value > 0 else "neg" if value < 0 else "zero", "games": parts})
     marks = (head.get("settle") or {}).get("paid") or []
-    payments = [{**p, "text": money(p["amount"]), "paid": _is_paid(p, marks)} for p in st["payments"]]
+    payments = []
+    for p in st["payments"]:
+        words = {"from": p["from"], "to": p["to"], "amount": money(p["amount"])}
+        payments.append({**p, "text": words["amount"], "paid": _is_paid(p, marks),
+                         "mark_label": {"code": "settle.mark_label", **words},
+                         "undo_label": {"code": "settle.undo_label", **words}})
     method = st["method"]
     banker = (head.get("settle") or {}).get("banker")
     on_table_games = []

@@ -114,7 +114,7 @@ def test_history_pages_at_360(phone, live_server, shots, tmp_path):
     page.screenshot(path=f"{shots}/settle-360.png", full_page=True, caret="initial")
     if page.locator("ol.payments li").count():
         page.click("ol.payments li >> nth=0 >> button:has-text('Mark paid')")
-        page.wait_for_selector("ol.payments .badge.paid")
+        page.wait_for_selector("ol.payments .paid-status")
         _no_overflow(page)
         page.screenshot(path=f"{shots}/settle-paid-360.png", full_page=True, caret="initial")
 
@@ -175,7 +175,7 @@ def test_past_session_and_settle_in_the_dark_without_js(browser, live_server, sh
         if page.locator("ol.payments li").count():
             page.click("ol.payments li >> nth=0 >> button:has-text('Mark paid')")
             page.wait_for_url("**/settle")
-            assert page.locator("ol.payments .badge.paid").count() == 1
+            assert page.locator("ol.payments .paid-status").count() == 1
         page.screenshot(path=f"{shots}/settle-dark-nojs-360.png", full_page=True)
     finally:
         ctx.close()

@@ -51,7 +51,7 @@ def test_two_phones_correcting_the_same_hand(live_server, phone, second_phone, s
     edit = start_session(me, live_server)
     me.click("text=+ Mus")
     me.click("button:has-text('Start the match')")
-    me.wait_for_url("**/mus/0")
+    me.wait_for_url("**/mus/0*")
     game = me.url
     for move in ("button[value='bet:A:2']", "button[value=fold]", "button[value=pass]", "button[value=declare]",
                  "button[value=pass]"):
@@ -59,15 +59,15 @@ def test_two_phones_correcting_the_same_hand(live_server, phone, second_phone, s
     other = second_phone.new_page()
     _wait_listed(other, edit)
     for page, bet in ((me, "button[value='bet:A:5']"), (other, "button[value='bet:B:2']")):
-        page.goto(game + "/hand/1")
+        page.goto(game.split("?")[0] + "/hand/1?redo=1")
         for move in (bet, "button[value=fold]", "button[value=pass]", "button[value=declare]", "button[value=pass]"):
             _tap(page, move)
-        page.wait_for_selector("button:has-text('Save the correction')")
-    _tap(me, "button:has-text('Save the correction')")
+        page.wait_for_selector("button:has-text('Save the fix')")
+    _tap(me, "button:has-text('Save the fix')")
     me.wait_for_selector("text=Hand 1 corrected")
-    _tap(other, "button:has-text('Save the correction')")
+    _tap(other, "button:has-text('Save the fix')")
     other.wait_for_selector("text=changed on another phone since you opened it")
-    assert other.locator("button:has-text('Save the correction')").is_visible()   # the draft is kept
+    assert other.locator("button:has-text('Save the fix')").is_visible()   # the draft is kept
     other.screenshot(path=f"{shots}/fix-conflict.png", full_page=True)
     hands = me.request.get(edit + "/session.json").json()["games"][0]["hands"]
     assert hands[0]["grande"] == [{"team": "A", "bet": 5}, {"team": "B", "fold": True}]

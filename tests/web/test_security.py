@@ -102,7 +102,7 @@ def test_two_phones_correcting_one_hand_the_second_is_told_and_keeps_its_draft(a
     assert resp.status_code == 409
     html = resp.get_data(as_text=True)
     assert "changed on another phone since you opened it" in html
-    assert "Save the correction" in html                     # the draft is still there, to check and save
+    assert "Save the fix" in html                     # the draft is still there, to check and save
     hand = client.get(links["edit"] + "/session.json").get_json()["games"][0]["hands"][0]
     assert hand["grande"] == [{"team": "A", "bet": 5}, {"team": "B", "fold": True}]     # the first one stands
     data = {k: htmllib.unescape(v) for k, v in form_fields(html, url).items()}

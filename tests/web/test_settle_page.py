@@ -152,7 +152,7 @@ def test_paid_marks_until_settled(client):
     second = {"from": "Carlos", "to": "Bea", "amount": "250", "paid": "1"}
     assert _post(client, links, "/settle/paid", first).status_code == 303
     page = client.get(links["view"] + "/settle").get_data(as_text=True)
-    assert page.count('class="badge paid"') == 1 and "Settled" not in page
+    assert page.count('class="paid-status') == 1 and "Settled" not in page
     # a double tap (same idempotency key) lands once
     page = client.get(links["edit"] + "/settle").get_data(as_text=True)
     fields = form_fields(page, links["edit"] + "/settle/paid")

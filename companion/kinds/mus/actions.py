@@ -22,10 +22,12 @@ class Pass(Action):
 
 @dataclass(frozen=True)
 class Bet(Action):
-    """The first envite of a lance; ``amount`` None is the minimum bet."""
+    """The first envite of a lance; ``amount`` None is the minimum bet. ``answer`` "call" or "fold"
+    records the other team's quiero / no quiero with it (one tap, one undo: the table answers at once)."""
     TYPE = "bet"
     team: str
     amount: int | None = None
+    answer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,28 @@ class Showdown(Action):
 
 
 @dataclass(frozen=True)
+class PassRest(Action):
+    """Everyone passes every lance still to bid in this hand, and the count goes with it (one form):
+    the better team of each lance that needs one, what each player held (the declarations), or the
+    four hands' cards. With the cards already known it needs nothing more."""
+    TYPE = "pass_rest"
+    grande: str | None = None
+    chica: str | None = None
+    pares: str | None = None
+    juego: str | None = None
+    pares_held: dict | None = None
+    juego_held: dict | None = None
+    cards: dict | None = None
+
+
+@dataclass(frozen=True)
+class SetScoring(Action):
+    """How this match is scored from now on: "bids" (lance by lance) or "tally" (points per hand)."""
+    TYPE = "set_scoring"
+    scoring: str
+
+
+@dataclass(frozen=True)
 class ReplaceHand(Action):
     """Correct a recorded hand (0-based ``index``); every later point is recomputed."""
     TYPE = "replace_hand"
@@ -111,4 +135,4 @@ class Adjust(Action):
 
 
 ACTIONS = {cls.TYPE: cls for cls in (StartHand, Pass, Bet, Raise, Ordago, Call, Fold, Declare, Showdown,
-                                     ReplaceHand, AddHand, Tally, Adjust)}
+                                     ReplaceHand, AddHand, Tally, Adjust, PassRest, SetScoring)}

@@ -21,7 +21,9 @@ from . import actions as A
 from . import cards as C
 from .kind import KIND, NewMus
 from .options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
-from .view import JUEGO_CHOICES, PARES_CHOICES, RECENT, hand_view, moved, page
+from .shape import TALLY_LANCES
+from .view import (MAX_TALLY, JUEGO_CHOICES, PARES_CHOICES, RECENT, hand_view, moved, page, preset_name, read_tally,
+                   tally_awards, toast)
 
 bp = Blueprint("mus", __name__)
 
@@ -49,6 +51,20 @@ def _cards_from(form, seats: list[str]) -> dict:
     return cards
 
 
+def _held_from(form, seats: list[str], errors: dict, keys=("pares", "juego")) -> dict:
+    """What each player held, from the rows of toggles (``pares0``, ``juego2``...); absent: nothing."""
+    fields = {}
+    for key in keys:
+        held = {}
+        for i, name in enumerate(seats):
+            v = only_one(form, f"{key}{i}", errors)
+            if v in (None, "", "none"):
+                continue
+            held[name] = int(v) if key == "juego" and v.isdigit() else v
+        fields[key] = held
+    return fields
+
+
 def read_action(form, seats: list[str]):
     """One typed action from a scoring form. The button's ``move`` says which; other fields fill it in."""
     move = (form.get("move") or "").strip()
@@ -58,6 +74,7 @@ def read_action(form, seats: list[str]):
     if kind == "pass":
         return A.Pass()
     if kind == "bet":
+        # "bet:A:2", "bet:A:2:call" (answered at once) or "bet:A" with the amount typed
         team = parts[1] if len(parts) > 1 else ""
         if team not in TEAMS:
             raise FormError({"move": t(msg("mus.which_team"))})
@@ -67,7 +84,36 @@ def read_action(form, seats: list[str]):
             amount = read_int(form, f"amount_{team}", errors, minimum=1, maximum=999, required=True)
         if errors:
             raise FormError({f"amount_{team}": next(iter(errors.values()))})
-        return A.Bet(team=team, amount=amount)
+        answer = parts[3] if len(parts) > 3 else None
+        if answer not in (None, "call", "fold"):
+            raise FormError({"move": t(msg("mus.form.not_a_move"))})
+        return A.Bet(team=team, amount=amount, answer=answer)
+    if kind == "rest":
+        # "rest", "rest:grande:A" or "rest:grande:A:chica:B" (the count's grid), with what was held
+        winners = {L: form.get(f"win_{L}") for L in ("pares", "juego") if form.get(f"win_{L}") in TEAMS}
+        for L, team in zip(parts[1::2], parts[2::2]):
+            if L in LANCES and team in TEAMS:
+                winners[L] = team
+        held = _held_from(form, seats, errors)
+        if errors:
+            raise FormError(errors)
+        return A.PassRest(**winners, pares_held=held.get("pares"), juego_held=held.get("juego"))
+    if kind == "tally":
+        awards = tally_awards(read_tally(form.get("tally")))
+        return A.Tally(awards=awards)
+    if kind == "adjust":
+        team = form.get("adjust_team")
+        if team not in TEAMS:
+            errors["adjust_team"] = t(msg("mus.which_team"))
+        points = read_int(form, "adjust_points", errors, minimum=-999, maximum=999, required=True)
+        if points == 0:
+            errors["adjust_points"] = t(msg("mus.adjust_zero"))
+        why = " ".join((form.get("adjust_why") or "").split()) or None
+        if errors:
+            raise FormError(errors)
+        return A.Adjust(team=team, points=points, why=why)
+    if kind == "scoring":
+        return A.SetScoring(scoring=parts[1] if len(parts) > 1 else "")
     if kind == "more":
         more = read_int({"m": parts[1] if len(parts) > 1 else ""}, "m", errors, minimum=1, maximum=999, required=True)
         if errors:
@@ -86,15 +132,7 @@ def read_action(form, seats: list[str]):
         return A.Fold()
     if kind == "declare":
         keys = [k for k in (form.get("lances") or "pares,juego").split(",") if k in ("pares", "juego")]
-        fields = {}
-        for key in keys:
-            held = {}
-            for i, name in enumerate(seats):
-                v = only_one(form, f"{key}{i}", errors)
-                if v in (None, "", "none"):
-                    continue
-                held[name] = int(v) if key == "juego" and v.isdigit() else v
-            fields[key] = held
+        fields = _held_from(form, seats, errors, keys)
         if errors:
             raise FormError(errors)
         return A.Declare(**fields)
@@ -128,6 +166,7 @@ def with_at(action, form):
 def _field_of(path: str, form, seats: list[str]) -> str:
     """Where to show an engine error: beside the field the action came from, else at the step."""
     move = form.get("move") or ""
+    kind = move.split(":")[0]
     if path.startswith("cards."):
         name = path[len("cards."):]
         return f"cards{seats.index(name)}" if name in seats else "cards"
@@ -137,6 +176,15 @@ def _field_of(path: str, form, seats: list[str]) -> str:
         return f"amount_{move.split(':')[1]}"
     if path in ("to", "more") and move == "to":
         return "to"
+    if kind == "rest":
+        if path.startswith(("pares_held", "juego_held")):
+            return path.split("_")[0]
+        if path in ("pares", "juego"):
+            return f"win_{path}"
+    if kind == "adjust" and path in ("team", "points", "why"):
+        return f"adjust_{path}"
+    if kind == "tally":
+        return "tally"
     return "step"
 
 
@@ -157,18 +205,38 @@ def _stake_texts(view, rec: GameRec) -> dict:
 
 def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: dict | None = None):
     rec = view.game(gi, "mus")
-    picks = {L: request.args.get(f"win_{L}") for L in LANCES} if view.can_edit else {}
-    model = page(rec, view.recent(gi, RECENT), picks=picks,
-                 base_url=url_for("mus.game", token=view.token, gi=gi))
+    here = url_for("mus.game", token=view.token, gi=gi)
+    # a refused form comes back as it was sent: its fields say which screen it was on
+    args = request.values if view.can_edit else {}
+    picks = {L: args.get(f"win_{L}") for L in LANCES}
+    model = page(rec, view.recent(gi, RECENT), picks=picks, base_url=here, mode=args.get("mode"),
+                 tally=_tally_arg(args), tally_lance=args.get("tl"), rest=bool(args.get("rest")))
     notice = []
-    fixed = request.args.get("fixed", type=int)
-    if view.can_edit and fixed:
-        was = [int(x) for x in request.args.get("was", "").split(".") if x.isdigit()]
+    fixed = args.get("fixed", type=int) if args else None
+    if fixed:
+        was = [int(x) for x in args.get("was", "").split(".") if x.isdigit()]
         notice = moved(was, rec.state["game_ends"], fixed)
+    shown = None
+    if args.get("done") == "scoring":
+        shown = msg("mus.toast.scoring_" + rec.head.get("scoring", "bids"))
+    elif args.get("done") and status == 200:
+        shown = toast(rec)
     return render("mus/game.html", view, status=status, gi=gi, game=rec.head, errors=errors or {}, notice=notice,
-                  typed=typed,
+                  typed=typed, here=here, toast=shown, preset_name=preset_name(rec.head),
                   act_url=url_for("mus.act", token=view.token, gi=gi), stakes=_stake_texts(view, rec),
                   undo=view.undo_label(gi), pares_choices=PARES_CHOICES, juego_choices=JUEGO_CHOICES, **model)
+
+
+def _tally_arg(args) -> list:
+    """The tally in progress, plus the award typed in "another number" (a GET form: nothing is written
+    until the hand is counted)."""
+    awards = read_tally(args.get("tally"))
+    team, points = args.get("team"), args.get("points", "")
+    if team in TEAMS and points.strip().isdigit() and 1 <= int(points) <= 999:
+        why = " ".join((args.get("why") or "").split())[:120]
+        awards.append([team, int(points), args.get("tl") if args.get("tl") in TALLY_LANCES else None]
+                      + ([why] if why else []))
+    return awards[:MAX_TALLY]
 
 
 def _read_new(form, players: list[str], code: str) -> tuple[NewMus | None, dict]:
@@ -240,8 +308,10 @@ def act(token, gi):
             errors = {"stale": errors.pop("at", "")} | errors
         return _page(open_session(token), gi, status, errors, typed=_typed(form, seats))
 
+    location = url_for("mus.game", token=token, gi=gi, done="scoring") \
+        if (form.get("move") or "").startswith("scoring:") else None
     return record(view, gi, lambda: with_at(read_action(form, seats), form), on_error,
-                  lambda path: _field_of(path, form, seats))
+                  lambda path: _field_of(path, form, seats), location=location)
 
 
 @bp.get("/s/<token>/mus/<int:gi>/reference")
@@ -252,112 +322,4 @@ def reference(token, gi):
     return render("mus/reference.html", view, gi=gi, R=R, juego_order=C.JUEGO_ORDER, bonus=C.PARES_BONUS)
 
 
-# ---------------------------------------------------------------------------------------------------
-# correcting a past hand: re-record it with the same controls on a scratch copy, then replace it
-
-def _past(view, gi: int, hn: int) -> tuple[GameRec, int]:
-    """The game and the index of its ``hn``-th element (1-based), which must be a finished hand."""
-    rec = view.game(gi, "mus")
-    hi = hn - 1
-    if not 0 <= hi < len(rec.items) or "open" in rec.items[hi].body:
-        abort(404)
-    return rec, hi
-
-
-def _sandbox(rec: GameRec, hi: int, draft: dict | None) -> GameRec:
-    """The match as it stood before hand ``hi``, with the draft of its correction as its only hand."""
-    before = rec.items[hi].before
-    if draft is None:
-        return GameRec("mus", rec.head, [], before)
-    items, state = KIND.play_from(rec.head, before, [draft], hi)
-    return GameRec("mus", rec.head, items, state)
-
-
-def _draft_from(raw: str | None) -> dict | None:
-    if not raw:
-        return None
-    try:
-        draft = parse_document(raw, max_bytes=16 * 1024, max_depth=8)
-    except RuleError:
-        raise FormError({"step": t(msg("mus.form.draft_bad"))}) from None
-    if not isinstance(draft, dict):
-        raise FormError({"step": t(msg("mus.form.draft_bad"))})
-    return draft
-
-
-def _dump(draft) -> str:
-    return json.dumps(draft, ensure_ascii=False, separators=(",", ":")) if draft else ""
-
-
-def _hand_page(view, gi: int, hn: int, draft: dict | None, status: int = 200, errors: dict | None = None,
-               was: str | None = None):
-    rec, hi = _past(view, gi, hn)
-    errors = dict(errors or {})
-    try:
-        box = _sandbox(rec, hi, draft)
-    except RuleError as err:
-        errors.setdefault("step", t(msg("mus.form.draft_unusable", why=err.msg)))
-        draft, box = None, _sandbox(rec, hi, None)
-    orig = rec.items[hi]
-    mano = orig.body.get("mano") or orig.result.get("mano")
-    here = url_for("mus.hand", token=view.token, gi=gi, hn=hn)
-    picks = {L: request.args.get(f"win_{L}") for L in LANCES} if request.method == "GET" else {}
-    model = page(box, list(box.items), picks=picks, mano_override=mano,
-                 base_url=here + "?" + urlencode({"draft": _dump(draft), "was": was or fingerprint(orig.body)})
-                 if draft else None)
-    model["ui"]["hand_no"] = hn
-    done = draft is not None and "open" not in draft
-    return render("mus/hand.html", view, status=status, gi=gi, hn=hn, game=rec.head, errors=errors,
-                  old=hand_view(orig.result), new=hand_view(box.items[0].result) if done else None, done=done,
-                  draft=_dump(draft), was=was or fingerprint(orig.body), act_url=here,
-                  orig_cards=orig.body.get("cards"), pares_choices=PARES_CHOICES, juego_choices=JUEGO_CHOICES,
-                  sst=model["st"], ui=model["ui"], names=model["names"])
-
-
-@bp.route("/s/<token>/mus/<int:gi>/hand/<int:hn>", methods=["GET", "POST"])
-def hand(token, gi, hn):
-    view = require_edit(token)
-    rec, hi = _past(view, gi, hn)
-    source = request.args if request.method == "GET" else request.form
-    was = source.get("was") or None
-    try:
-        draft = _draft_from(source.get("draft"))
-    except FormError as err:
-        return _hand_page(view, gi, hn, None, status=422, errors=err.errors, was=was)
-    if request.method == "GET":
-        return _hand_page(view, gi, hn, draft, was=was)
-    form = request.form
-    here = url_for("mus.hand", token=token, gi=gi, hn=hn)
-    if form.get("move") == "restart":
-        return see_other(here)
-    if form.get("move") == "save":
-        if draft is None or "open" in draft:
-            return _hand_page(view, gi, hn, draft, status=422, errors={"step": t(msg("mus.form.finish_hand"))}, was=was)
-        if was and was != fingerprint(rec.items[hi].body):
-            # another phone corrected this hand since this one opened it: keep the draft to redo
-            return _hand_page(view, gi, hn, draft, status=409, errors={"stale": t(msg("mus.form.hand_changed"))},
-                              was=fingerprint(rec.items[hi].body))
-        ends = ".".join(str(x) for x in rec.state["game_ends"])
-        location = url_for("mus.game", token=token, gi=gi) + "?" + urlencode({"fixed": hn, "was": ends})
-        try:
-            perform(view, "game", {"game": gi, "action": A.ReplaceHand(index=hi, hand=draft)}, location)
-        except RuleError as err:
-            return _hand_page(view, gi, hn, draft, status=refusal(err), errors={"step": t(err.msg)}, was=was)
-        return see_other(location)
-    orig = rec.items[hi].body
-    box = _sandbox(rec, hi, draft)
-    try:
-        action = read_action(form, rec.head["seats"])
-        if draft is None and orig.get("mano"):
-            if isinstance(action, A.StartHand):
-                action = A.StartHand(mano=orig["mano"], cards=action.cards)
-            else:
-                box, _inv = apply_change(box, KIND.apply(box, A.StartHand(mano=orig["mano"])))
-        box, _inv = apply_change(box, KIND.apply(box, action))
-    except FormError as err:
-        return _hand_page(view, gi, hn, draft, status=422, errors=err.errors, was=was)
-    except RuleError as err:
-        return _hand_page(view, gi, hn, draft, status=422,
-                          errors={_field_of(err.path, form, rec.head["seats"]): t(err.msg)}, was=was)
-    new_draft = box.items[0].body if len(box.items) else None
-    return see_other(f"{here}?{urlencode({'draft': _dump(new_draft), 'was': was or fingerprint(orig)})}")
+from . import fix  # noqa: E402,F401  (the fix-a-past-hand routes, on this blueprint)

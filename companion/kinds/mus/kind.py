@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 from ...errors import RuleError
 from ...messages import msg
-from ..base import Change, GameRec, Item, check_at, fingerprint
+from ..base import Change, GameRec, Item, apply_change, check_at, fingerprint
 from ..validate import MAX_MONEY, is_int, need_int
 from . import actions as A
 from .hand import Ctx, Play, lance, start_state, team_ref
 from .options import LANCES, STAGES, TEAMS, effective, other
-from .shape import (HEAD_KEYS, members, norm_cards, norm_head, norm_held, norm_item)
+from .shape import (HEAD_KEYS, SCORING, members, norm_cards, norm_head, norm_held, norm_item)
 
 TITLE = "mus.title"
 
@@ -61,6 +61,18 @@ def _close(body: dict) -> None:
             sd.setdefault("pares_held", d["pares"])
         if "juego" in d:
             sd.setdefault("juego_held", d["juego"])
+
+
+def _is_punto(v) -> bool:
+    return is_int(v) and v < 31
+
+
+def _then(rec: GameRec, first: Change, step) -> Change:
+    """``first``, then what ``step`` makes of the game after it, as one change (one tap, one undo)."""
+    second = step(apply_change(rec, first)[0])
+    return Change(head=second.head if second.head is not None else first.head,
+                  state=second.state if second.state is not None else first.state,
+                  items={**first.items, **second.items})
 
 
 def _action_field(err: RuleError, i: int) -> RuleError:
@@ -312,7 +324,12 @@ class MusKind:
         if n < ctx.R["min_bet"]:
             raise RuleError("mus.bet_min", "amount", min=ctx.R["min_bet"])
         body[body["open"]].append({"team": team, "bet": n})
-        return self._settle(ctx, body, before, idx)
+        change = self._settle(ctx, body, before, idx)
+        if a.answer is None:
+            return change
+        if a.answer not in ("call", "fold"):
+            raise RuleError("mus.answer", "answer")
+        return _then(rec, change, lambda r: self._answer(r, ctx, A.Call(), a.answer))
 
     def do_raise(self, rec, ctx, a: A.Raise) -> Change:
         body, before, idx, play = self._hand(rec, ctx, start=False)
@@ -359,6 +376,76 @@ class MusKind:
 
     def do_fold(self, rec, ctx, a: A.Fold) -> Change:
         return self._answer(rec, ctx, a, "fold")
+
+    def do_pass_rest(self, rec, ctx, a: A.PassRest) -> Change:
+        """Pass every lance left, declaring from what was held, then the count: the same hand, step by
+        step, as the table would have recorded it with Paso after Paso (one change, one undo)."""
+        change, cur = self._pass_rest(rec, ctx, a, count=True)
+        if cur is rec:
+            raise RuleError("mus.rest_nothing", "type")
+        return change
+
+    def rest_needs(self, rec: GameRec) -> list[str]:
+        """The lances whose better team the count after "everyone passes the rest" asks whatever was held
+        (Grande and Chica: a paso point or a called envite); the others depend on what was held."""
+        try:
+            _change, cur = self._pass_rest(rec, ctx_of(rec.head), A.PassRest(pares_held={}, juego_held={}),
+                                           count=False)
+        except RuleError:
+            return []
+        item = self.open_item(cur)
+        if item is None:
+            return []
+        _state, play = self.current(cur)
+        return [L for L in play.progress["needs"] if L in ("grande", "chica")]
+
+    def _pass_rest(self, rec, ctx, a: A.PassRest, count: bool) -> tuple[Change, GameRec]:
+        change, cur = Change(), rec
+        held = {"pares": a.pares_held, "juego": a.juego_held}
+        for _ in range(8):
+            item = self.open_item(cur)
+            if cur is not rec and item is None:
+                break           # the hand closed (every lance known from the cards, or the game ended)
+            pr = self._hand(cur, ctx, start=True)[3].progress
+            if pr["status"] == "bidding":
+                if pr["bidding"]["kind"] != "passed":
+                    raise RuleError("mus.rest_bet_pending", "type")
+                step = lambda r: self.do_pass(r, ctx, A.Pass())  # noqa: E731
+            elif pr["status"] == "declare":
+                keys = ["pares", "juego"] if pr["stage"] == "pares" else ["juego"]
+                for k in keys:
+                    if held[k] is not None and not isinstance(held[k], dict):
+                        raise RuleError("mus.held_shape", f"{k}_held")
+                # a juego declaration says juego or not; punto totals (< 31) belong to the count
+                decl = {k: {n: v for n, v in (held[k] or {}).items() if v not in (None, "", False)
+                            and (k == "pares" or not _is_punto(v))} for k in keys}
+                for k, v in decl.items():
+                    try:
+                        norm_held(v, k, ctx.seats, "pares" if k == "pares" else "declared")
+                    except RuleError as err:
+                        raise err.at(f"{k}_held" + err.path[len(k):]) from None
+                step = lambda r, d=decl: self.do_declare(r, ctx, A.Declare(**d))  # noqa: E731
+            elif pr["status"] == "showdown" and count:
+                punto = {n: v for n, v in (held["juego"] or {}).items() if _is_punto(v)} \
+                    if isinstance(held["juego"], dict) else {}
+                sd = A.Showdown(grande=a.grande, chica=a.chica, pares=a.pares, juego=a.juego, cards=a.cards,
+                                juego_held=punto or None)
+                step = lambda r: self.do_showdown(r, ctx, sd)  # noqa: E731
+            else:
+                break
+            change = _then(cur, change, step) if cur is not rec else step(cur)
+            cur = apply_change(rec, change)[0]
+        return change, cur
+
+    def do_set_scoring(self, rec, ctx, a: A.SetScoring) -> Change:
+        if a.scoring not in SCORING:
+            raise RuleError("mus.scoring", "scoring", known=", ".join(SCORING))
+        if (rec.head.get("scoring") or "bids") == a.scoring:
+            raise RuleError("mus.scoring_same", "scoring")
+        head = {k: v for k, v in rec.head.items() if k != "scoring"}
+        if a.scoring == "tally":
+            head["scoring"] = "tally"
+        return Change(head=head)
 
     def do_declare(self, rec, ctx, a: A.Declare) -> Change:
         keys = [k for k in ("pares", "juego") if getattr(a, k) is not None]

@@ -8,7 +8,8 @@ from ..validate import MAX_MONEY, check_keys, is_int, need_int
 from . import cards as C
 from .options import LANCES, STAGES, TEAMS, norm_rules
 
-HEAD_KEYS = ("kind", "rules", "seats", "stones", "stake", "team_names")
+HEAD_KEYS = ("kind", "rules", "seats", "stones", "stake", "team_names", "scoring")
+SCORING = ("bids", "tally")
 GAME_KEYS = HEAD_KEYS + ("hands",)
 HAND_KEYS = ("mano", "cards", "grande", "chica", "pares", "juego", "showdown", "open", "declared")
 SHOWDOWN_KEYS = ("grande", "chica", "pares", "juego", "pares_held", "juego_held")
@@ -56,6 +57,11 @@ def norm_head(game, players) -> dict:
         names = _norm_team_names(game["team_names"])
         if names:
             out["team_names"] = names
+    scoring = game.get("scoring")
+    if scoring is not None and scoring not in SCORING:
+        raise RuleError("mus.scoring", "scoring", known=", ".join(SCORING))
+    if scoring == "tally":      # "bids" is the default and is not written
+        out["scoring"] = "tally"
     return out
 
 

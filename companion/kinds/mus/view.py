@@ -3,6 +3,7 @@ hand in progress and the last few hands (never the whole match). Pure: messages 
 templates render them in the reader's language."""
 from __future__ import annotations
 
+import json
 from urllib.parse import urlencode
 
 from ...messages import msg
@@ -10,8 +11,12 @@ from ..base import GameRec, Item
 from .hand import Play, lance
 from .kind import KIND, keepers_of, stones_of, team_names
 from .options import LANCES, TEAMS, effective
+from .shape import MAX_WHY, TALLY_LANCES
 
 BET_AMOUNTS = (2, 3, 5, 10)
+QUICK_BETS = (2, 5)     # the thumb bar's envite buttons (the others are one tap away, under "More")
+TALLY_POINTS = (1, 2, 3, 5)
+MAX_TALLY = 30          # awards in one tally hand (a real hand has at most a dozen)
 RAISE_MORE = (2, 5, 10)
 RECENT = 3       # hands the live region shows; the rest is on the hand-by-hand page
 PARES_CHOICES = (("", "–"), ("pareja", {"code": "mus.pares.pareja"}), ("medias", {"code": "mus.pares.medias"}),
@@ -56,7 +61,7 @@ def pick(needs: list[dict], picks: dict, base_url: str | None) -> dict | None:
     def href(extra: dict) -> str | None:
         if not base_url:
             return None
-        return base_url + ("&" if "?" in base_url else "?") + urlencode({**chosen, **extra}) + "#step"
+        return base_url + ("&" if "?" in base_url else "?") + urlencode({**chosen, **extra})
 
     hrefs = {t: href({"win_" + now["lance"]: t}) for t in TEAMS} if len(todo) > 1 else {}
     pair = None
@@ -70,13 +75,16 @@ def pick(needs: list[dict], picks: dict, base_url: str | None) -> dict | None:
                     "href": None if pair["final"] else href({"win_" + now["lance"]: ta, "win_" + nxt["lance"]: tb}),
                     "value": f"showdown:{now['lance']}:{ta}:{nxt['lance']}:{tb}"})
     return {"now": now, "done": done, "final": len(todo) == 1, "hrefs": hrefs, "hidden": chosen,
-            "left": len(todo), "pair": pair, "reset": (base_url or "") + "#step"}
+            "left": len(todo), "pair": pair, "reset": base_url or ""}
 
 
 def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_url: str | None = None,
-         mano_override: str | None = None) -> dict:
+         mano_override: str | None = None, mode: str | None = None, tally: list | None = None,
+         tally_lance: str | None = None, rest: bool = False) -> dict:
     """The scoring screen: ``st`` (where the match stands), ``ui`` (the controls of the step now),
-    ``hands`` (the last few hands, newest first), ``stones``, ``names``."""
+    ``hands`` (the last few hands, newest first), ``stones``, ``names``. ``mode`` "tally" or "bids"
+    overrides the match's way of scoring for the next hand; ``tally`` is that hand's awards so far (they
+    live in the address until the hand is counted); ``rest``: the count after "everyone passes"."""
     head = rec.head
     R = effective(head["rules"])
     seats = head["seats"]
@@ -102,20 +110,140 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
           "rules": R, "game_number": len(current["games"]) if over else current["game"], "status": status,
           "hand": {"mano": progress["mano"]} if progress else None, "next_mano": next_mano,
           "game_over": game_over, "seats": seats}
-    hands = [hand_view(item.result) for item in recent if item.result]
+    first = len(rec.items) - len(recent)      # the recent items are the last ones
+    hands = [dict(hand_view(item.result), n=first + k + 1) for k, item in enumerate(recent) if item.result]
     if play is not None:
         hands.append(hand_view(play.result, is_open=True))
     hands.reverse()
-    return {"st": st, "ui": controls(rec, st, progress, play, picks or {}, base_url, mano_override),
-            "hands": hands, "stones": stones_view(score, R["target"], keepers_of(head)),
+    st["scoring"] = head.get("scoring", "bids")
+    ui = controls(rec, st, progress, play, picks or {}, base_url, mano_override)
+    ui["dealer"] = ui["order"][3] if ui.get("order") else None
+    if status == "ready":
+        ui["mode"] = mode if mode in ("tally", "bids") else st["scoring"]
+        if ui["mode"] == "tally":
+            ui["tally"] = tally_view(tally or [], tally_lance, base_url)
+    if rest and status in ("ready", "bidding", "declare") and not ui.get("to_answer"):
+        ui["rest"] = rest_view(rec, progress, ui)
+    return {"st": st, "ui": ui, "hands": hands, "stones": stones_view(score, R["target"], keepers_of(head)),
             "names": {t: seats[0::2] if t == "A" else seats[1::2] for t in TEAMS}, "team_names": team_names(head)}
+
+
+# ---------------------------------------------------------------------------------------------------
+# a tally hand: awards added one tap each, carried in the address until the hand is counted
+
+def read_tally(raw: str | None) -> list[list]:
+    """The awards of a tally in progress from the address (bad or oversized input: what parses)."""
+    if not raw or len(raw) > 4096:
+        return []
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return []
+    out = []
+    for a in data if isinstance(data, list) else []:
+        if not (isinstance(a, list) and 2 <= len(a) <= 4 and a[0] in TEAMS and isinstance(a[1], int)
+                and not isinstance(a[1], bool) and 1 <= a[1] <= 999):
+            continue
+        row = [a[0], a[1], a[2] if len(a) > 2 and a[2] in TALLY_LANCES else None]
+        if len(a) > 3 and isinstance(a[3], str) and a[3].strip():
+            row.append(" ".join(a[3].split())[:MAX_WHY])
+        out.append(row)
+    return out[:MAX_TALLY]
+
+
+def dump_tally(awards: list[list]) -> str:
+    return json.dumps(awards, ensure_ascii=False, separators=(",", ":"))
+
+
+def tally_awards(awards: list[list]) -> list[dict]:
+    """The Tally action's awards (the session file's shape)."""
+    out = []
+    for a in awards:
+        row = {"team": a[0], "points": a[1]}
+        if len(a) > 2 and a[2]:
+            row["lance"] = a[2]
+        if len(a) > 3 and a[3]:
+            row["why"] = a[3]
+        out.append(row)
+    return out
+
+
+def tally_view(awards: list[list], lance_next: str | None, base_url: str | None) -> dict:
+    def href(new: list[list], **extra) -> str:
+        q = {"mode": "tally", **({"tally": dump_tally(new)} if new else {}), **extra}
+        return (base_url or "") + "?" + urlencode(q)
+
+    lance_next = lance_next if lance_next in TALLY_LANCES else None
+    sums = {t: sum(a[1] for a in awards if a[0] == t) for t in TEAMS}
+    full = len(awards) >= MAX_TALLY
+    add = {t: [{"n": n, "href": None if full else href(awards + [[t, n, lance_next]])} for n in TALLY_POINTS]
+           for t in TEAMS}
+    lances = [{"lance": L, "name": lance(L), "on": L == lance_next,
+               "href": href(awards, **({} if L == lance_next else {"tl": L}))} for L in TALLY_LANCES]
+    rows = [{"team": a[0], "points": a[1], "lance": lance(a[2]) if len(a) > 2 and a[2] else None,
+             "why": a[3] if len(a) > 3 else None} for a in awards]
+    return {"awards": rows, "sums": sums, "add": add, "lances": lances, "lance_next": lance_next,
+            "raw": dump_tally(awards), "full": full,
+            "drop_last": href(awards[:-1], **({"tl": lance_next} if lance_next else {})) if awards else None,
+            "clear": href([]) if awards else None}
+
+
+# ---------------------------------------------------------------------------------------------------
+# "everyone passes the rest": one form for the declarations and the count
+
+def rest_view(rec: GameRec, progress: dict | None, ui: dict) -> dict:
+    declared = (progress or {}).get("declared", {})
+    stage = (progress or {}).get("stage", "grande")
+    ask = [k for k in ("pares", "juego") if k not in declared and LANCES.index(stage) <= LANCES.index(k)] \
+        if not ui.get("cards_known") else []
+    needs = KIND.rest_needs(rec) if not ui.get("cards_known") else []
+    grid = []
+    if len(needs) == 2:
+        grid = [{"teams": (ta, tb), "value": f"rest:{needs[0]}:{ta}:{needs[1]}:{tb}"} for ta in TEAMS for tb in TEAMS]
+    elif len(needs) == 1:
+        grid = [{"teams": (t,), "value": f"rest:{needs[0]}:{t}"} for t in TEAMS]
+    return {"ask": ask, "needs": [{"lance": L, "name": lance(L)} for L in needs], "grid": grid,
+            "cards_known": ui.get("cards_known", False),
+            "optional": [] if ui.get("cards_known") else
+            [{"lance": "pares", "name": lance("pares")}, {"lance": "juego", "name": msg("mus.lance.juego_punto")}]}
+
+
+# ---------------------------------------------------------------------------------------------------
+# the line under the score after each recorded step
+
+def toast(rec: GameRec) -> dict | None:
+    """What the last tap recorded, in one line (the log keeps the detail)."""
+    if not len(rec.items):
+        return None
+    current, play = KIND.current(rec)
+    if play is not None:
+        pr = play.progress
+        steps = rec.items[-1].body.get(pr["stage"]) if pr["stage"] in LANCES else None
+        if steps and (pr["bidding"] or {}).get("kind") == "pending":
+            return msg("mus.toast.step", lance=lance(pr["lance"] or pr["stage"]), step=step_text(steps[-1]))
+        done = play.result["lances"]
+        if done:
+            return msg("mus.toast.step", lance=lance(done[-1]["lance"]), step=done[-1]["what"])
+        return msg("mus.toast.started", hand=pr["hand"], mano=pr["mano"])
+    r = rec.items[-1].result
+    if r.get("kind") == "adjust":
+        aw = r["awards"][0]
+        return msg("mus.toast.adjust", team=aw["team"], points=f"{aw['points']:+d}")
+    ended = r.get("ended_game")
+    base = msg("mus.toast.counted", hand=r["hand"], a=r["points"]["A"], b=r["points"]["B"])
+    if current["match_winner"]:
+        return msg("mus.toast.match", base=base, team=current["match_winner"])
+    if ended:
+        return msg("mus.toast.game", base=base, team=ended["winner"], game=ended["game"])
+    return base
 
 
 def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, picks: dict, base_url,
              mano_override) -> dict:
     R, seats = st["rules"], st["seats"]
-    ui = {"stage": st["status"], "min_bet": R["min_bet"],
-          "bets": sorted({R["min_bet"], *[a for a in BET_AMOUNTS if a >= R["min_bet"]]}),
+    bets = sorted({R["min_bet"], *[a for a in BET_AMOUNTS if a >= R["min_bet"]]})
+    ui = {"stage": st["status"], "min_bet": R["min_bet"], "bets": bets,
+          "quick_bets": [a for a in bets if a in QUICK_BETS or a == R["min_bet"]][:2],
           "keypad": list("RCS765432A"), "eight_kings": R["kings"] == 8}
     if st["status"] == "match_over":
         ui.update(types=set(), open_teams=[], ordago_teams=[], players=[], order=[])
@@ -161,6 +289,13 @@ def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, p
             ui["pick"] = pick(ui["needs"], picks, base_url)
     ui["players"] = player_rows(seats, ui["order"])
     return ui
+
+
+def preset_name(head: dict) -> dict:
+    """The rules in words: the preset's name, and whether the table changed an option of it."""
+    rules = head["rules"]
+    name = msg(f"mus.preset.{rules.get('preset', 'pagat')}")
+    return msg("mus.preset.changed", name=name) if any(k != "preset" for k in rules) else name
 
 
 def stones_view(score: dict, target: int, keep: dict) -> dict:

@@ -235,7 +235,7 @@ def test_replace_hand_and_at():
     rec2 = act(rec, A.ReplaceHand(index=0, hand={"winner": "Ane"}, at=at))
     assert state(rec2)["net"] == {"Ane": 20 - 20, "Bea": -20 + 30 + 30, "Carlos": -20 - 20}
     assert err(KIND.apply, rec2, A.Hand(hand={"winner": None}, at=at)).startswith(
-        "at: Already recorded from another phone")
+        "at: That tap was already recorded")
     assert err(KIND.apply, rec, A.ReplaceHand(index=0, hand={"winner": "Zoe"})) == \
         "hand.winner: “Zoe” is not seated at this game"
     assert err(KIND.apply, rec, A.ReplaceHand(index=7, hand={"winner": None})) == \

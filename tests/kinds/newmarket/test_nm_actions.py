@@ -92,7 +92,7 @@ def test_stale_at_refused():
     assert KIND.position(g1) != at
     with pytest.raises(Stale) as e:
         KIND.apply(g1, A.EndDeal(blocked=True, at=at))
-    assert str(e.value).startswith("at: Already recorded from another phone")
+    assert str(e.value).startswith("at: That tap was already recorded")
     run(g1, A.EndDeal(blocked=True, at=KIND.position(g1)))          # the current position is accepted
 
 
