@@ -263,10 +263,14 @@ def _read_new(form, players: list[str], code: str) -> tuple[NewMus | None, dict]
     per_match = read_money(form, "stake_match", code, errors)
     names = tuple((team, (form.get(f"name_{team}") or "").strip()) for team in TEAMS
                   if (form.get(f"name_{team}") or "").strip())
+    scoring = form.get("scoring") or "bids"
+    if scoring not in ("bids", "tally"):
+        errors["scoring"] = t(msg("mus.scoring", known="bids, tally"))
     if errors:
         return None, errors
     return NewMus(seats=tuple(seats), preset=preset, options=tuple(options), fives=tuple(fives),
-                  per_game=per_game or None, per_match=per_match or None, team_names=names), errors
+                  per_game=per_game or None, per_match=per_match or None, team_names=names,
+                  scoring=scoring), errors
 
 
 def _new_page(view, form, errors=None, status=200):
@@ -319,7 +323,13 @@ def reference(token, gi):
     view = open_session(token)
     rec = view.game(gi, "mus")
     R = effective(rec.head["rules"])
-    return render("mus/reference.html", view, gi=gi, R=R, juego_order=C.JUEGO_ORDER, bonus=C.PARES_BONUS)
+    senas = [({"code": f"mus.sena.{k}"}, {"code": f"mus.sena.{k}_means"}) for k in SENAS]
+    return render("mus/reference.html", view, gi=gi, R=R, juego_order=C.JUEGO_ORDER, bonus=C.PARES_BONUS,
+                  senas=senas, preset_name=preset_name(rec.head))
+
+
+SENAS = ("lip", "lip_side", "tongue", "tongue_side", "lips_twisted", "eyebrows", "wink", "lips_out", "shoulders",
+         "shoulder", "eyes", "kiss")     # in the order of shared/rules/mus.md
 
 
 from . import fix  # noqa: E402,F401  (the fix-a-past-hand routes, on this blueprint)

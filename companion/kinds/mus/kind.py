@@ -99,6 +99,7 @@ class NewMus:
     per_game: int | None = None
     per_match: int | None = None
     team_names: tuple = ()              # (("A", name), ...)
+    scoring: str = "bids"               # "tally": the table counts, the app adds
 
 
 class MusKind:
@@ -138,6 +139,8 @@ class MusKind:
             game["stake"] = stake
         if spec.team_names:
             game["team_names"] = dict(spec.team_names)
+        if spec.scoring != "bids":
+            game["scoring"] = spec.scoring
         try:
             return self.to_doc(self.build(game, players))
         except RuleError as err:

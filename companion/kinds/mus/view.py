@@ -15,7 +15,7 @@ from .shape import MAX_WHY, TALLY_LANCES
 
 BET_AMOUNTS = (2, 3, 5, 10)
 QUICK_BETS = (2, 5)     # the thumb bar's envite buttons (the others are one tap away, under "More")
-TALLY_POINTS = (1, 2, 3, 5)
+TALLY_POINTS = (1, 2, 3, 4, 5)     # a hand's points per team are mostly 5 or fewer: one tap each
 MAX_TALLY = 30          # awards in one tally hand (a real hand has at most a dozen)
 RAISE_MORE = (2, 5, 10)
 RECENT = 3       # hands the live region shows; the rest is on the hand-by-hand page
