@@ -83,20 +83,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.errorhandler(429)
     @app.errorhandler(500)
     def error_page(err):
+        from .messages import ENGLISH, CATALOG, msg
+        from .web.i18n import t
+
         code = getattr(err, "code", 500) or 500
-        messages = {
-            403: "This is a watch-only link: it cannot change anything.",
-            404: "Nothing here. The link may be mistyped, or a scoring link may have been replaced.",
-            405: "That cannot be done from here.",
-            413: "That file is too large.",
-            429: "Too many wrong tries from this address: wait a minute, then try again.",
-            500: "Something went wrong on the server. Nothing was changed.",
-        }
-        message = messages.get(code, "")
+        m = msg(f"error.{code}") if f"error.{code}" in CATALOG else None
         if code == 400:
-            message = getattr(err, "description", "") or "That request was not understood."
+            described = getattr(err, "description", "") or ""
+            m = msg(described) if described in CATALOG else msg("error.400") if not described else described
         if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":
-            return {"error": message, "status": code}, code
+            return {"error": ENGLISH(m) if m else "", "status": code}, code     # data stays English
+        message = t(m) if m else ""
         return render_template("error.html", code=code, message=message), code
 
     @app.route("/healthz")
@@ -104,3 +101,17 @@ def create_app(test_config: dict | None = None) -> Flask:
         return "ok"
 
     return app
+
+
+from .messages import N_, define  # noqa: E402
+
+define("error", {
+    "400": N_("That request was not understood."),
+    "403": N_("This is a watch-only link: it cannot change anything."),
+    "404": N_("Nothing here. The link may be mistyped, or a scoring link may have been replaced."),
+    "405": N_("That cannot be done from here."),
+    "413": N_("That file is too large."),
+    "429": N_("Too many wrong tries from this address: wait a minute, then try again."),
+    "500": N_("Something went wrong on the server. Nothing was changed."),
+    "csrf": N_("This form has expired (security check failed). Reload the page and try again."),
+})

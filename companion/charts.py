@@ -9,7 +9,8 @@ wide and the SVG scales to the card's width (the table scrolls inside its own bo
 ``line_chart(chart_id, title, x_labels, series, ...) -> str``  one ``<figure>`` (HTML text, escaped)
 ``nice_ticks(low, high, count=5) -> list[float]``
 ``x_label_indices(x_labels, plot_w) -> list[int]``  which x labels are written (regular, never overlapping)
-What to draw is each game kind's (``Kind.history``): this module only draws.
+What to draw is each game kind's (``Kind.history``): this module only draws. Its own words (the text
+alternative) are messages, written by ``say`` (English by default; a page passes its reader's renderer).
 """
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import math
 import unicodedata
 from html import escape
 from itertools import pairwise
+
+from .messages import N_, define, render
 
 __all__ = ["line_chart", "nice_ticks", "x_label_indices", "PALETTE", "TEAM_COLORS"]
 
@@ -27,6 +30,15 @@ PALETTE = ["#2f6fd6", "#d33c32", "#16884a", "#8d52c9", "#d07a00", "#0e8a9a", "#c
 TEAM_COLORS = {"A": "#2f6fd6", "B": "#d33c32"}
 DASHES = ["", "7 4", "2 4", "10 3 2 3", "4 2", "12 4", "1 3", "6 2 2 2"]
 MAX_MARKERS = 30  # beyond this many points per line, markers would only clutter
+
+define("chart", {
+    "line": N_("%(name)s ends at %(value)s (highest %(high)s, lowest %(low)s)"),
+    "line_unit": N_("%(name)s ends at %(value)s %(unit)s (highest %(high)s, lowest %(low)s)"),
+    "lines": N_("from %(first)s to %(last)s: %(lines)s."),
+    "lines_only": N_("%(lines)s."),
+    "no_data": N_("No data."),
+    "numbers": N_("The numbers behind the chart"),
+})
 
 
 def _fmt(value: float) -> str:
@@ -168,27 +180,31 @@ def x_label_indices(labels: list[str], plot_w: float) -> list[int]:
     return [0, n - 1]
 
 
-def _summary(series: list[dict], x_labels: list[str], unit: str, fmt) -> str:
+def _summary(series: list[dict], x_labels: list[str], unit: str, fmt, say=render) -> str:
     parts = []
     for s in series:
         values = [v for v in s["values"] if v is not None]
         if not values:
             continue
-        parts.append(f"{s['name']} ends at {fmt(values[-1])}{(' ' + unit) if unit else ''} "
-                     f"(highest {fmt(max(values))}, lowest {fmt(min(values))})")
-    span = f"from {x_labels[0]} to {x_labels[-1]}" if x_labels else ""
-    return f"{span}: " + "; ".join(parts) + "." if parts else "No data."
+        words = {"name": s["name"], "value": fmt(values[-1]), "high": fmt(max(values)), "low": fmt(min(values))}
+        parts.append(say({"code": "chart.line_unit", **words, "unit": unit} if unit else {"code": "chart.line", **words}))
+    if not parts:
+        return say({"code": "chart.no_data"})
+    if not x_labels:
+        return say({"code": "chart.lines_only", "lines": "; ".join(parts)})
+    return say({"code": "chart.lines", "first": x_labels[0], "last": x_labels[-1], "lines": "; ".join(parts)})
 
 
 def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict], *,
                reference: dict | None = None, unit: str = "", caption: str | None = None,
-               fmt=None) -> str:
+               fmt=None, say=render) -> str:
     """One figure: the SVG chart, its legend, and a table of every value (the text alternative).
 
     ``series``: ``[{"name": str, "values": [number | None, ...] (one per x label), "color": "#hex"?}]``;
     a None value breaks the line. ``reference``: ``{"value": n, "label": "target 40"}`` drawn as a dashed
     horizontal line. ``chart_id`` must be unique in the page (ids of the title, description, table).
     ``fmt``: how a value is written (axis, legend, table), e.g. money from minor units; default: numbers.
+    ``say``: writes the chart's own words (a message -> text); default: English.
     """
     fmt = fmt or _fmt
     cid = escape(chart_id, quote=True)
@@ -217,7 +233,7 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
            f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
            f'aria-labelledby="{cid}-t {cid}-d" font-size="{FONT}" font-family="system-ui, sans-serif">',
            f'<title id="{cid}-t">{escape(title)}</title>',
-           f'<desc id="{cid}-d">{escape(_summary(series, x_labels, unit, fmt))}</desc>']
+           f'<desc id="{cid}-d">{escape(_summary(series, x_labels, unit, fmt, say))}</desc>']
     # grid and y labels
     for t, text in zip(ticks, tick_text):
         y = py(t)
@@ -285,7 +301,7 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
                    f'{_marker(shape, 14, 5, color)}</svg>{escape(s["name"])}{last_text}</li>')
     out.append("</ul>")
     # the text alternative: every value
-    out.append(f'<details class="chart-data"><summary>The numbers behind the chart</summary>'
+    out.append(f'<details class="chart-data"><summary>{escape(say({"code": "chart.numbers"}))}</summary>'
                f'<div class="table-scroll"><table class="chart-table" id="{cid}-table">'
                f'<caption class="sr-only">{escape(title)}</caption><thead><tr><th scope="col"></th>')
     out.extend(f'<th scope="col" class="num">{escape(s["name"])}</th>' for s in series)

@@ -2,7 +2,7 @@
 per award or movement, reasons in English (the CSV is data; its headers stay English). Pure.
 
 ``rows(session) -> list[list]`` (``COLUMNS``-shaped), ``to_csv(session) -> str`` (RFC 4180, CRLF line ends),
-``place_name("@AH") -> "A♥ pile"``.
+``place_name("@AH") -> "A♥ pile"`` (in English; ``place_name(value, renderer)`` in a page's words).
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import csv
 import io
 
 from . import kinds
-from .messages import render
+from .messages import ENGLISH, N_, Renderer, define, render
 
 __all__ = ["COLUMNS", "rows", "to_csv", "place_name"]
 
@@ -18,11 +18,21 @@ COLUMNS = ["session", "game", "kind", "round_type", "round", "mus_game", "lance"
            "from", "to", "amount", "unit", "why"]
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-PILES = {"kitty": "kitty", "pool": "pool", "table": "table (leftovers)", "pot": "pot"}
+PILES = {"kitty": "place.kitty", "pool": "place.pool", "table": "place.table", "pot": "place.pot"}
+
+define("place", {
+    "kitty": N_("kitty"),
+    "pool": N_("pool"),
+    "table": N_("table (leftovers)"),
+    "pot": N_("pot"),
+    "side": N_("%(name)s side pot"),
+    "pile": N_("%(card)s pile"),
+})
 
 
-def place_name(value) -> str:
-    """A player's name as is; a pile in words ('@AH' -> 'A♥ pile', '@side:oro' -> 'oro side pot')."""
+def place_name(value, renderer: Renderer = ENGLISH) -> str:
+    """A player's name as is; a pile in words ('@AH' -> 'A♥ pile', '@side:oro' -> 'oro side pot'): in
+    English for the CSV (data), in the reader's words with the page's ``renderer``."""
     if value is None:
         return ""
     text = str(value)
@@ -30,11 +40,11 @@ def place_name(value) -> str:
         return text
     pile = text[1:]
     if pile in PILES:
-        return PILES[pile]
+        return renderer({"code": PILES[pile]})
     if pile.startswith("side:"):
-        return f"{pile[5:]} side pot"
+        return renderer({"code": "place.side", "name": pile[5:]})
     if len(pile) >= 2 and pile[-1] in SUITS and (pile[:-1] in ("A", "K", "Q", "J") or pile[:-1].isdigit()):
-        return f"{pile[:-1]}{SUITS[pile[-1]]} pile"
+        return renderer({"code": "place.pile", "card": f"{pile[:-1]}{SUITS[pile[-1]]}"})
     return pile
 
 

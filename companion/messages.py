@@ -22,6 +22,12 @@ def N_(text):
     return text
 
 
+def NP_(singular: str, plural: str, key: str) -> tuple[str, str, str]:
+    """A template with a plural: the form is chosen by the number in parameter ``key`` (ngettext);
+    ``pybabel extract -k NP_:1,2`` puts both forms in the catalogs as one plural entry."""
+    return (singular, plural, key)
+
+
 CATALOG: dict[str, str | tuple[str, str, str]] = {}
 
 

@@ -32,7 +32,7 @@ def check_csrf() -> None:
         return
     sent = request.form.get(CSRF_FIELD) or request.headers.get("X-CSRF-Token", "")
     if not same_secret(sent, session.get("csrf")):
-        abort(400, description="This form has expired (security check failed). Reload the page and try again.")
+        abort(400, description="error.csrf")     # a message code: the error page says it in the reader's words
 
 
 def browser_id() -> str:

@@ -10,7 +10,10 @@
     if (!btn) return;
     var input = document.getElementById(btn.getAttribute("data-copy"));
     if (!input) return;
-    var done = function () { btn.textContent = "Copied"; setTimeout(function () { btn.textContent = "Copy"; }, 1500); };
+    // the words come from the page, in the reader's language: data-copied (the button's own text is put back)
+    if (!btn.hasAttribute("data-label")) btn.setAttribute("data-label", btn.textContent);
+    var label = btn.getAttribute("data-label"), copied = btn.getAttribute("data-copied") || "\u2713";
+    var done = function () { btn.textContent = copied; setTimeout(function () { btn.textContent = label; }, 1500); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
     } else { input.select(); try { document.execCommand("copy"); done(); } catch (e) { /* selected for manual copy */ } }
@@ -54,7 +57,11 @@
   // at the same place is ignored, so a double tap records one step (taps elsewhere go through; the
   // server also refuses a step already recorded).
   var coolUntil = 0, lastTap = null;
-  document.addEventListener("htmx:afterSwap", function () { coolUntil = Date.now() + 400; });
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    var xhr = ev.detail && ev.detail.xhr;
+    if (xhr && xhr.getResponseHeader("HX-Reswap") === "none") return;   // an unchanged poll: nothing moved
+    coolUntil = Date.now() + 400;
+  });
   document.addEventListener("click", function (ev) {
     if (ev.detail === 0) return;            // the keyboard, not a finger
     var hit = ev.target.closest("#live button, #live a[href], #live [type=submit]");
@@ -85,12 +92,14 @@
     requestAnimationFrame(function () { window.scrollTo(0, y); });
   });
 
-  // "done=1" asks the page for the one-line toast; the address keeps no trace of it (a reload must
+  // "done=..." asks the page for the one-line toast; the address keeps no trace of it (a reload must
   // not show it again).
   function forgetDone() {
-    if (!/[?&]done=1/.test(location.search) || !history.replaceState) return;
-    var q = location.search.replace(/([?&])done=1(&|$)/, function (m, a, b) { return b ? a : ""; });
-    history.replaceState(history.state, "", location.pathname + (q === "?" ? "" : q) + location.hash);
+    if (!/[?&]done=/.test(location.search) || !history.replaceState) return;
+    var kept = location.search.slice(1).split("&").filter(function (p) {
+      return p && !/^(done|step|n)=/.test(p);
+    });
+    history.replaceState(history.state, "", location.pathname + (kept.length ? "?" + kept.join("&") : "") + location.hash);
   }
   document.addEventListener("DOMContentLoaded", forgetDone);
   document.addEventListener("htmx:afterSettle", forgetDone);
@@ -101,13 +110,22 @@
   function wakeWanted() {
     try { return localStorage.getItem("wake") !== "off"; } catch (e) { return true; }
   }
+  // The toggle's words come from the page, in the reader's language: data-on / data-off; without them,
+  // the button's own text (marked ✓ when on: aria-pressed says the state either way).
+  function wakeText(toggle, on) {
+    var given = toggle.getAttribute(on ? "data-on" : "data-off");
+    if (given) return given;
+    if (!toggle.hasAttribute("data-label")) toggle.setAttribute("data-label", toggle.textContent.replace(/\s*\u2713$/, ""));
+    var own = toggle.getAttribute("data-label");
+    return on ? own + " \u2713" : own;
+  }
   function wake() {
     var root = document.documentElement;
     var page = document.querySelector("[data-wake]");
     var toggle = document.querySelector("[data-wake-toggle]");
     if (!("wakeLock" in navigator)) { root.setAttribute("data-wake", "unsupported"); return; }
     if (toggle) { toggle.hidden = false; toggle.setAttribute("aria-pressed", wakeWanted() ? "true" : "false");
-      toggle.textContent = wakeWanted() ? "Screen stays on ✓" : "Keep the screen on"; }
+      toggle.textContent = wakeText(toggle, wakeWanted()); }
     if (!page || !wakeWanted() || document.visibilityState !== "visible") {
       if (lock && (!page || !wakeWanted())) { lock.release(); lock = null; root.setAttribute("data-wake", "off"); }
       return;

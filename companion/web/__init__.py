@@ -12,13 +12,14 @@ from .. import kinds
 
 
 def register(app) -> None:
-    from . import assets, history, i18n, sessions, settle
+    from . import assets, history, i18n, sessions, settle, static_files
 
     for module in (sessions, settle, history, assets):
         app.register_blueprint(module.bp)
     for name in kinds.KINDS:
         app.register_blueprint(import_module(f"companion.kinds.{name}.blueprint").bp)
     i18n.init_app(app)
+    static_files.init_app(app)
 
     hashes: dict[str, str] = {}
 

@@ -11,9 +11,15 @@ from .. import kinds, security, store
 from ..db import get_db
 from ..errors import RuleError
 from ..kinds.base import GameRec
+from ..messages import N_, define
 from ..share import base_url
+from .i18n import t
 
 MAX_TOKEN = 64
+
+define("page", {
+    "bad_key": N_("This form's key is not valid: reload the page and try again."),
+})
 
 
 class SessionView:
@@ -162,7 +168,7 @@ def request_key() -> str | None:
     """The form's idempotency key (``k``), or a 400 when it is not one this app writes."""
     key = request.form.get("k") or None
     if key is not None and (len(key) > store.MAX_KEY or not key.isascii() or not key.isprintable()):
-        abort(400, description="This form's key is not valid: reload the page and try again.")
+        abort(400, description=t({"code": "page.bad_key"}))
     return key
 
 

@@ -6,7 +6,7 @@ import re
 
 from .. import money
 from ..kinds.validate import MAX_COUNT, MAX_MONEY
-from ..messages import N_, define, msg
+from ..messages import N_, NP_, define, msg
 from .i18n import t
 
 INT_RE = re.compile(r"[+-]?[0-9]{1,9}")
@@ -26,7 +26,42 @@ define("form", {
     "what.stake": N_("a stake"),
     "what.micos": N_("a number of micos"),
     "what.points": N_("a number of points"),
+    # money.parse_amount's reasons, in the reader's words (see _amount_error)
+    "amount.not": N_("Not an amount: %(text)s"),
+    "amount.digits": N_("Not an amount: %(text)s (use digits, like 3.40)"),
+    "amount.points": N_("Not an amount: %(text)s (more than one decimal separator)"),
+    "amount.groups": N_("Not an amount: %(text)s (thousands are grouped by three)"),
+    "amount.ambiguous": NP_("Ambiguous amount %(text)s: write %(whole)s (no separator) or %(decimal)s (%(places)s decimal)",
+                            "Ambiguous amount %(text)s: write %(whole)s (no separator) or %(decimal)s (%(places)s decimals)",
+                            "places"),
+    "amount.no_decimals": N_("%(currency)s amounts have no decimals: %(text)s"),
+    "amount.decimals": NP_("%(currency)s amounts have at most %(places)s decimal: %(text)s",
+                           "%(currency)s amounts have at most %(places)s decimals: %(text)s", "places"),
 })
+
+# money.parse_amount says why an amount is refused in English words (it is not a web module): each reason,
+# most specific first, becomes a message with the same values
+_AMOUNT_REASONS = [(re.compile(pattern), code) for pattern, code in (
+    (r"Not an amount: (?P<text>.*) \(use digits, like 3\.40\)", "form.amount.digits"),
+    (r"Not an amount: (?P<text>.*) \(more than one decimal separator\)", "form.amount.points"),
+    (r"Not an amount: (?P<text>.*) \(thousands are grouped by three\)", "form.amount.groups"),
+    (r"Not an amount: (?P<text>.*)", "form.amount.not"),
+    (r"Ambiguous amount (?P<text>.*): write (?P<whole>\S+) \(no separator\) or (?P<decimal>\S+) \((?P<places>\d+) decimals\)",
+     "form.amount.ambiguous"),
+    (r"(?P<currency>\S+) amounts have no decimals: (?P<text>.*)", "form.amount.no_decimals"),
+    (r"(?P<currency>\S+) amounts have at most (?P<places>\d+) decimals: (?P<text>.*)", "form.amount.decimals"),
+)]
+
+
+def _amount_error(err: ValueError, text: str) -> str:
+    """Why an amount was refused, in the reader's words."""
+    reason = str(err)
+    for pattern, code in _AMOUNT_REASONS:
+        m = pattern.fullmatch(reason)
+        if m:
+            params = {k: int(v) if k == "places" else v for k, v in m.groupdict().items()}
+            return t(msg(code, **params))
+    return t(msg("form.amount.not", text=repr(text)))
 
 
 def _text(form, name: str) -> str:
@@ -69,7 +104,7 @@ def read_money(form, name: str, code: str, errors: dict, default=None, maximum: 
     try:
         value = money.parse_amount(text, code)
     except ValueError as err:
-        errors.setdefault(name, str(err))
+        errors.setdefault(name, _amount_error(err, text))
         return default
     if value < 0:
         errors.setdefault(name, t(msg("form.negative")))
@@ -108,7 +143,9 @@ def signed(n: int) -> str:
 
 
 def fmt_money(minor: int, code: str, plus: bool = False) -> str:
-    return money.format_amount(int(minor), code, plus=plus)
+    from .i18n import fmt_money as in_reader_words
+
+    return in_reader_words(minor, code, plus=plus)
 
 
 def template_helpers() -> dict:

@@ -80,14 +80,22 @@ def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Ca
     rec = view.game(gi)
     # done=1: the page says in one line what was just recorded (the toast under the score)
     location = location or url_for(f"{rec.kind}.game", token=view.token, gi=gi, done=1)
+    page_url = url_for(f"{rec.kind}.game", token=view.token, gi=gi)
+
+    def refused(errors: dict, status: int):
+        # the page shown is the game's: the address bar says so (a reload must not land on the POST address)
+        resp = on_error(errors, status)
+        resp.headers["HX-Replace-Url"] = page_url
+        return resp
+
     try:
         action = build()
     except FormError as err:
-        return on_error(err.errors, 422)
+        return refused(err.errors, 422)
     try:
         game_action(view, gi, action, location)
     except RuleError as err:
         status = refusal(err)
         field = "at" if status == 409 else (field_of(err.path) or "form")
-        return on_error({field: t(err.msg)}, status)
+        return refused({field: t(err.msg)}, status)
     return see_other(location)

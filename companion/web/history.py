@@ -22,11 +22,11 @@ from flask import Blueprint, Response, abort, current_app, redirect, request, ur
 from .. import charts, csvexport, kinds, security, store
 from ..db import get_db
 from ..errors import RuleError
-from ..messages import N_, define, msg
-from ..money import format_amount
+from ..messages import N_, NP_, define, msg
+from .i18n import fmt_money as format_amount
 from ..session import Session, player_key, read_file, to_doc
 from .common import open_session, render, request_key, see_other, unchanged_poll
-from .i18n import t
+from .i18n import renderer, t
 from .sessions import is_admin, scope_sql
 
 bp = Blueprint("history", __name__)
@@ -52,7 +52,7 @@ def _filters(args) -> tuple[dict, dict]:
     q = " ".join((args.get("q") or "").split())[:60]
     kind = args.get("kind") or ""
     if kind and kind not in kinds.KINDS:
-        errors["kind"] = "Unknown game."
+        errors["kind"] = t(msg("hist.filter.kind"))
         kind = ""
     out = {"q": q, "key": player_key(q) if q else "", "kind": kind, "from": "", "to": ""}
     for field in ("from", "to"):
@@ -62,9 +62,9 @@ def _filters(args) -> tuple[dict, dict]:
         try:
             out[field] = date.fromisoformat(raw).isoformat()
         except ValueError:
-            errors[field] = "A date like 2026-11-20, please."
+            errors[field] = t(msg("hist.filter.date", example="2026-11-20"))
     if out["from"] and out["to"] and out["from"] > out["to"]:
-        errors["to"] = "The end date is before the start date."
+        errors["to"] = t(msg("hist.filter.order"))
     return out, errors
 
 
@@ -113,7 +113,8 @@ def _money(minor: int, code: str | None, plus: bool = False) -> str:
 
 def _row(r) -> dict:
     summary = json.loads(r[3] or "{}")
-    games = summary.get("games") or [{"title": k.title(), "result": ""} for k in summary.get("kinds", [])]
+    games = summary.get("games") or [{"title": kinds.KINDS[k].title if k in kinds.KINDS else k, "result": ""}
+                                     for k in summary.get("kinds", [])]
     winner = None
     if summary.get("biggest_winner"):
         winner = {"name": summary["biggest_winner"],
@@ -169,7 +170,7 @@ def _chart(cid: str, chart: dict | None) -> str:
     ref = chart.get("reference")
     return charts.line_chart(cid, t(chart["title"]), [t(x) for x in chart["x_labels"]], series,
                              reference={"value": ref["value"], "label": t(ref["label"])} if ref else None,
-                             unit=t(chart.get("unit")))
+                             unit=t(chart.get("unit")), say=t)
 
 
 def _moves(moves: list[dict]) -> list[dict]:
@@ -184,7 +185,7 @@ def _moves(moves: list[dict]) -> list[dict]:
             for m in run:
                 per[m["from"]] = per.get(m["from"], 0) + m["amount"]
             piles = {m["to"] for m in run}
-            where = csvexport.place_name(next(iter(piles))) if len(piles) == 1 else t(msg("hist.the_piles"))
+            where = csvexport.place_name(next(iter(piles)), renderer()) if len(piles) == 1 else t(msg("hist.the_piles"))
             out.append({"bundle": True, "amount": str(sum(per.values())),
                         "why": t(msg("hist.into", where=where, items=[f"{p} {n}" for p, n in per.items()])),
                         "moves": [{"amount": str(m["amount"]), "why": t(m["why"])} for m in run]})
@@ -333,7 +334,7 @@ def _net_chart(points: list[dict], code: str, cid: str) -> str:
             values.append(running)
         title = t(msg("hist.net_sessions", currency=code))
     return charts.line_chart(cid, title, labels, [{"name": t(msg("hist.net", currency=code)), "values": values}],
-                             fmt=lambda v: _money(int(round(v)), code))
+                             fmt=lambda v: _money(int(round(v)), code), say=t)
 
 
 @bp.get("/players/<path:key>")
@@ -471,7 +472,8 @@ def import_archive():
 define("archive", {
     "not_zip": N_("This is not a zip file."),
     "empty": N_("The zip holds no session file."),
-    "too_many": N_("The zip holds %(n)s files: at most %(max)s at once."),
+    "too_many": NP_("The zip holds %(n)s file: at most %(max)s at once.",
+                    "The zip holds %(n)s files: at most %(max)s at once.", "n"),
     "not_json": N_("%(name)s: not a session file (.json expected)."),
     "too_large": N_("%(name)s: too large."),
     "damaged": N_("%(name)s: cannot be read, the zip is damaged."),
@@ -487,4 +489,7 @@ define("hist", {
     "net_months": N_("Net won or lost over time, month by month (%(currency)s)"),
     "net_sessions": N_("Net won or lost over time, session by session (%(currency)s)"),
     "net": N_("Net (%(currency)s)"),
+    "filter.kind": N_("Unknown game."),
+    "filter.date": N_("A date like %(example)s, please."),
+    "filter.order": N_("The end date is before the start date."),
 })

@@ -172,8 +172,8 @@ def _session_page(view: SessionView, status: int = 200, **ctx):
     share = links(view)
     ctx.setdefault("errors", {})
     return render("session.html", view, status=status, games=_game_cards(view), new_games=_new_game_links(view),
-                  share=share, watch_qr=qr_svg(share["watch"], "QR code of the watch link"),
-                  edit_qr=qr_svg(share["edit"], "QR code of the scoring link") if share["edit"] else None,
+                  share=share, watch_qr=qr_svg(share["watch"], t({"code": "web.qr_watch"})),
+                  edit_qr=qr_svg(share["edit"], t({"code": "web.qr_edit"})) if share["edit"] else None,
                   **ctx)
 
 
@@ -266,4 +266,6 @@ define("web", {
     "already_listed_as": N_("%(name)s is already listed (as %(same)s)"),
     "choose_file": N_("Choose a session file (.json) to import."),
     "refused_file": N_("Refused, nothing imported. %(path)s: %(why)s"),
+    "qr_watch": N_("QR code of the watch link"),
+    "qr_edit": N_("QR code of the scoring link"),
 })

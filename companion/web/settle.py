@@ -10,12 +10,12 @@ from flask import Blueprint, request, url_for
 
 from .. import kinds
 from ..errors import RuleError
-from ..messages import N_, define, msg
-from ..money import format_amount
+from ..messages import N_, NP_, define, msg
+from .i18n import fmt_money as format_amount
 from ..session import settle_of
 from ..settle import EXACT_LIMIT
 from .common import SessionView, open_session, perform, refusal, render, require_edit, see_other, unchanged_poll
-from .i18n import t
+from .i18n import fmt_date, t
 
 bp = Blueprint("settle", __name__)
 
@@ -24,15 +24,17 @@ COPY_COLUMNS = 30  # characters per line of the copy box on a 360 px phone (wrap
 define("settle", {
     "plan.exact": N_("The fewest payments possible: %(n)s (exact plan)."),
     "plan.even": N_("Nothing to pay: everyone is even."),
-    "plan.greedy": N_("The greedy plan: more than %(limit)s players are not at zero (%(count)s), so the largest "
-                      "debtor pays the largest creditor, %(n)s payments; it may not be the fewest possible."),
-    "plan.banker": ("Banker mode: everyone pays %(banker)s, or is paid by %(banker)s (%(n)s payment).",
-                    "Banker mode: everyone pays %(banker)s, or is paid by %(banker)s (%(n)s payments).", "n"),
+    "plan.greedy": NP_("The greedy plan: more than %(limit)s players are not at zero (%(count)s), so the largest "
+                       "debtor pays the largest creditor, %(n)s payment; it may not be the fewest possible.",
+                       "The greedy plan: more than %(limit)s players are not at zero (%(count)s), so the largest "
+                       "debtor pays the largest creditor, %(n)s payments; it may not be the fewest possible.", "n"),
+    "plan.banker": NP_("Banker mode: everyone pays %(banker)s, or is paid by %(banker)s (%(n)s payment).",
+                       "Banker mode: everyone pays %(banker)s, or is paid by %(banker)s (%(n)s payments).", "n"),
     "plan.unbalanced": N_("%(amount)s is still on the table: nobody can be paid yet."),
     "status.on_table": N_("%(amount)s still on the table"),
     "status.settled": N_("Settled ✓"),
-    "status.marked": N_("%(paid)s of %(n)s payments marked paid"),
-    "status.to_make": ("%(n)s payment to make", "%(n)s payments to make", "n"),
+    "status.marked": NP_("%(paid)s of %(n)s payment marked paid", "%(paid)s of %(n)s payments marked paid", "n"),
+    "status.to_make": NP_("%(n)s payment to make", "%(n)s payments to make", "n"),
     "copy.nets": N_("Nets: %(items)s"),
     "copy.net": N_("%(name)s %(amount)s"),
     "copy.not_settled": N_("Not settled yet: %(amount)s still on the table."),
@@ -116,7 +118,7 @@ def copy_rows(text: str, width: int = COPY_COLUMNS) -> int:
 
 def copy_text(head: dict, ctx: dict) -> str:
     """The settlement as plain text for a group chat, in the reader's language."""
-    when = (head.get("started") or "")[:10]
+    when = fmt_date(head.get("started") or "")
     lines = [f"{head['name']}{' · ' + when if when else ''}"]
     lines.append(t(msg("settle.copy.nets", items=[msg("settle.copy.net", name=p["name"], amount=p["text"])
                                                   for p in ctx["players"]])))

@@ -39,7 +39,13 @@ PAGES = [
     ("mus-count", "Mus at the count step"),
     ("mus-watch", "Mus through the watch link (dentro banner, no controls)"),
     ("mus-reference", "Mus quick reference"),
-    ("mus-correct", "Mus correct-hand page"),
+    ("mus-correct", "Mus fix-a-hand page (a lance's winner flipped: the preview and Save)"),
+    ("mus-redo", "Mus fix-a-hand page, recording the hand again"),
+    ("mus-rest", "Mus: everyone passes, the count in one form"),
+    ("mus-tally", "Mus tally hand with points added and a lance chosen"),
+    ("mus-toast", "Mus right after a tap: the toast under the score"),
+    ("mus-over", "Mus after the match: no thumb bar"),
+    ("newmarket-end", "Newmarket: the end of a deal (who went out, cards left)"),
     ("newmarket-game", "Newmarket mid-deal"),
     ("newmarket-deal", "Newmarket correct-deal page"),
     ("desmoche-game", "Desmoche after a rollover and a win"),
@@ -148,6 +154,17 @@ def _build(page, base: str) -> dict:
     _mus_moves(page, "bet:A:2", "call", "pass", "declare", "pass")
     assert page.locator("button[name=move][value^='showdown:']").count()
     urls["mus-count"] = url
+    urls["mus-rest"] = urls["mus-bidding"] + "?rest=1"
+    urls["mus-tally"] = (urls["mus-bidding"] + "?mode=tally&tl=pares&tally=" +
+                         urllib.parse.quote('[["A",3,"grande"],["B",2,null]]'))
+    urls["mus-toast"] = urls["mus-answer"] + "?done=1"
+    urls["mus-redo"] = urls["mus-correct"] + "?redo=1"
+    url = _new_mus(page, edit, target=10)
+    page.goto(url + "?mode=tally")
+    for _ in range(2):          # two games of 10 won by tally: the match is over (best of 3 in pagat: 2)
+        page.goto(url + "?mode=tally&tally=" + urllib.parse.quote('[["A",5,null],["A",5,null]]'))
+        tap(page, "button[name=move][value=tally]")
+    urls["mus-over"] = url
 
     # Newmarket (Parlett), mid-deal 2: a dead hand taken, a Queen played, a deal ended
     page.goto(edit + "/newmarket/new")
@@ -157,12 +174,16 @@ def _build(page, base: str) -> dict:
     page.wait_for_url(re.compile(r".*/newmarket/\d+$"))
     url = page.url
     tap(page, "form[action$='/start'] button")
-    tap(page, "form[action$='/exchange'] button[value=Bea]")
-    tap(page, "button[aria-label='Carlos played Q♣']")
-    page.click("form[action$='/end'] label.toggle:has-text('Bea')")
-    tap(page, "form[action$='/end'] button[type=submit]")
+    page.click("#thumb label:has(input[name=card][value=dead])")
+    tap(page, "#thumb .who button[value=Bea]")
+    page.click("#thumb label:has(input[name=card][value=QC])")
+    tap(page, "#thumb .who button[value=Carlos]")
+    page.goto(url + "?end=1")
+    urls["newmarket-end"] = url + "?end=1"
+    tap(page, "#thumb button[aria-label='Bea went out']")
     tap(page, "form[action$='/start'] button")
-    tap(page, "button[aria-label='Dani played Q♥']")
+    page.click("#thumb label:has(input[name=card][value=QH])")
+    tap(page, "#thumb .who button[value=Dani]")
     urls["newmarket-game"] = url
     urls["newmarket-deal"] = url + "/deal/0"
 

@@ -155,7 +155,7 @@ def test_filter_by_game_and_dates(client):
 def test_each_row_says_date_players_games_and_biggest_winner(client):
     import_doc(client, session_doc(DESMOCHE, players=("Ane", "Bea", "Carlos")))
     text = _text(client.get("/history").get_data(as_text=True))
-    assert "Friday at Koldo's 2026-11-20 Ane Bea Carlos Desmoche (Ane +35 units)" in text
+    assert "Friday at Koldo's Nov 20, 2026 Ane Bea Carlos Desmoche (Ane +35 units)"  # the date in the reader's words in text
     assert "Biggest winner: Ane +€3.50" in text
 
 
@@ -287,7 +287,7 @@ def test_player_page_net_over_time(client):
     assert resp.status_code == 200
     page = resp.get_data(as_text=True)
     text = _text(page)
-    assert "3 sessions played, 2026-02-01 to 2026-04-01" in text
+    assert "3 sessions played, Feb 1, 2026 to Apr 1, 2026" in text
     assert "Net overall: +€7.00" in text
     assert page.count('<svg class="chart-svg"') == 1 and 'class="chart-table"' in page
     assert "€3.50" in page and "€7.00" in page  # the chart's values are money

@@ -164,7 +164,7 @@ def test_adjust_the_score_with_a_reason_and_refusals_beside_the_fields(client):
 def test_the_screen_says_who_deals_who_is_mano_and_the_team_names(client):
     links, game = setup(client, name_A="Los de arriba")
     page = client.get(game).get_data(as_text=True)
-    assert "Dani deals" in page and "mano <strong>Ane</strong>" in page
+    assert "Dani deals" in page and 'mano</span> <small class="gloss">(speaks first)</small> <strong>Ane</strong>' in page
     assert "Los de arriba" in page and "Bea &amp; Dani" in page
     assert "Pagat: no paso point, juego 2/1" in page
 

@@ -129,7 +129,7 @@ def test_only_legal_buttons_are_offered(client):
     answer = moves_on(page)
     assert {"call", "fold", "more:2", "more:5", "more:10", "ordago", "to"} <= answer
     assert not {m for m in answer if m.startswith(("bet", "pass"))}
-    assert "Team B answers" in page and "answer-b" in page and "No quiero <small>A +1</small>" in page
+    assert "Team B answers" in page and "answer-b" in page and "No quiero</span> <small>A +1</small>" in page
     act(client, game, "more:5")
     page = client.get(game).get_data(as_text=True)
     assert "Team A answers" in page and '<strong class="mus-total">7</strong>' in page
@@ -192,7 +192,8 @@ def test_declarations_in_one_form_and_uncontested_lances(client):
     page = client.get(game).get_data(as_text=True)
     for why in whys:
         assert why in page
-    assert "Hand 1 counted" in page and "Ane deals</span> · <span class=\"mus-mano\">mano <strong>Bea</strong>" in page
+    assert "Hand 1 counted" in page and ('Ane deals</span> · <span class="mus-mano"><span class="term" lang="es">mano</span> '
+                                     '<small class="gloss">(speaks first)</small> <strong>Bea</strong>') in page
 
 
 def test_showdown_without_cards_with_two_lances_to_name(client):
@@ -516,7 +517,7 @@ def test_another_mano_for_a_hand(client):
     links, game = setup(client)
     act(client, game, "start", mano="Dani")
     page = client.get(game).get_data(as_text=True)
-    assert "mano <strong>Dani</strong>" in page
+    assert 'mano</span> <small class="gloss">(speaks first)</small> <strong>Dani</strong>' in page
     act(client, game, "pass")
     assert doc_of(client, links["edit"])["games"][0]["hands"][0]["mano"] == "Dani"
 

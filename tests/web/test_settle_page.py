@@ -183,7 +183,7 @@ def test_copy_text_block(client):
     area = re.search(r'<textarea id="settle-text"[^>]*readonly[^>]*>(.*?)</textarea>', page, re.S)
     assert area, "a readonly textarea"
     text = area.group(1).replace("&#39;", "'")
-    assert text.startswith("Friday at Koldo's · 2026-11-20")
+    assert text.startswith("Friday at Koldo's · Nov 20, 2026")  # the date in the reader's words
     assert "Nets: Ane +€3.50, Bea +€2.50, Carlos -€6.00" in text
     assert "• Carlos → Ane: €3.50" in text
     assert 'data-copy="settle-text"' in page

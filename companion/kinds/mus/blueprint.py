@@ -15,7 +15,7 @@ from ...messages import msg
 from ...web.common import FormError, open_session, perform, refusal, render, require_edit, see_other, unchanged_poll
 from ...web.forms import only_one, read_int, read_money, template_helpers
 from ...web.games import at_of, new_game, record, show
-from ...web.i18n import t
+from ...web.i18n import fmt_money, t
 from ..base import GameRec, apply_change, fingerprint
 from . import actions as A
 from . import cards as C
@@ -200,7 +200,7 @@ def _typed(form, seats: list[str]) -> dict | None:
 def _stake_texts(view, rec: GameRec) -> dict:
     stake = rec.head.get("stake") or {}
     code = view.currency
-    return {k: money.format_amount(stake[k], code) for k in ("per_game", "per_match") if k in stake}
+    return {k: fmt_money(stake[k], code) for k in ("per_game", "per_match") if k in stake}
 
 
 def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: dict | None = None):

@@ -209,7 +209,7 @@ class MusKind:
         """The number of hands, the last one and the running state (small): a correction of an earlier
         hand moves the position too."""
         n = len(rec.items)
-        return fingerprint(n, rec.items[-1].body if n else None, rec.state)
+        return fingerprint(n, rec.items[-1].body if n else None, rec.state, rec.head.get("scoring"))
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:

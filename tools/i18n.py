@@ -1,0 +1,90 @@
+"""The translation catalogs: extract every message, update the Spanish and Japanese catalogs, compile them.
+
+    python tools/i18n.py extract     # companion/translations/messages.pot from the code and templates
+    python tools/i18n.py update      # merge it into es and ja (new messages appear untranslated)
+    python tools/i18n.py compile     # the .mo files the app reads
+    python tools/i18n.py check       # every message translated in es and ja, placeholders kept
+
+It runs `pybabel` (installed with Babel) with the keywords the code uses: N_ and NP_ (message templates
+in companion/**/messages), _ / gettext / ngettext (templates).
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIR = os.path.join(ROOT, "companion", "translations")
+POT = os.path.join(DIR, "messages.pot")
+LANGS = ("es", "ja")
+KEYWORDS = ["-k", "N_", "-k", "NP_:1,2", "-k", "_", "-k", "gettext", "-k", "ngettext:1,2"]
+PYBABEL = [sys.executable, "-m", "babel.messages.frontend", "-q"]
+
+
+def run(*args: str) -> None:
+    subprocess.run([*PYBABEL, *args], check=True, cwd=ROOT)
+
+
+def extract(out: str = POT) -> None:
+    run("extract", "-F", "babel.cfg", *KEYWORDS, "--no-location", "--sort-output", "--omit-header",
+        "-o", out, ".")
+
+
+def update() -> None:
+    for lang in LANGS:
+        po = os.path.join(DIR, lang, "LC_MESSAGES", "messages.po")
+        if os.path.exists(po):
+            run("update", "-i", POT, "-d", DIR, "-l", lang, "--no-fuzzy-matching", "--ignore-obsolete")
+        else:
+            run("init", "-i", POT, "-d", DIR, "-l", lang)
+
+
+def compile_() -> None:
+    run("compile", "-d", DIR, "--statistics")
+
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+
+
+def problems(pot_path: str = POT) -> list[str]:
+    """Messages of the template without a Spanish or Japanese translation, or whose translation lost or
+    invented a placeholder."""
+    from babel.messages.pofile import read_po
+
+    with open(pot_path, "rb") as fh:
+        template = read_po(fh)
+    out = []
+    for lang in LANGS:
+        with open(os.path.join(DIR, lang, "LC_MESSAGES", "messages.po"), "rb") as fh:
+            cat = read_po(fh, locale=lang)
+        for m in template:
+            if not m.id:
+                continue
+            got = cat.get(m.id)
+            ids = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
+            if got is None or got.fuzzy or not got.string or not all(got.string if isinstance(got.string, (tuple, list)) else [got.string]):
+                out.append(f"{lang}: untranslated: {ids[0][:80]!r}")
+                continue
+            want = set(PLACEHOLDER.findall(" ".join(ids)))
+            strings = got.string if isinstance(got.string, (tuple, list)) else (got.string,)
+            for s in strings:
+                have = set(PLACEHOLDER.findall(s))
+                if have - want or (want - have) - {"n", "num", "count"}:
+                    out.append(f"{lang}: placeholders {sorted(have)} != {sorted(want)} in {ids[0][:60]!r}")
+    return out
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1] if len(sys.argv) > 1 else "all"
+    if cmd in ("extract", "all"):
+        extract()
+    if cmd in ("update", "all"):
+        update()
+    if cmd in ("compile", "all"):
+        compile_()
+    if cmd in ("check", "all"):
+        bad = problems()
+        print("\n".join(bad) or "every message is translated")
+        sys.exit(1 if bad else 0)
