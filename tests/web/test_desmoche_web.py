@@ -344,7 +344,7 @@ def test_a_stale_position_is_refused(client, links):
     old = client.get(game).get_data(as_text=True)
     hand(client, game, "none")
     resp = client.post(game + "/hand", data={**form_fields(old, game + "/hand"), "winner": "p:Ane"})
-    assert resp.status_code == 409 and "Already recorded from another phone" in resp.get_data(as_text=True)
+    assert resp.status_code == 409 and "That tap was already recorded" in resp.get_data(as_text=True)
     assert len(doc(client, links)["games"][0]["hands"]) == 1
 
 
@@ -390,3 +390,65 @@ def test_the_undo_button_says_what_it_takes_back(client, links):
     page = client.get(game).get_data(as_text=True)
     assert "↶ Undo last" in page and "Remove this game" not in page
     assert "Undo" not in client.get(links["view"] + "/desmoche/0").get_data(as_text=True)
+
+
+def toast_of(client, resp) -> str | None:
+    """The one line under the score on the page a recorded tap goes back to."""
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    m = re.search(r'<span class="toast-text">✓ ([^<]*)</span>', page)
+    return m.group(1) if m else None
+
+
+def test_a_toast_says_what_each_tap_recorded(client, links):
+    game = add_series(client, links)
+    assert "toast" not in client.get(game).get_data(as_text=True)     # nothing recorded: no toast
+    resp = hand(client, game, "none")
+    assert "done=1" in resp.headers["Location"]
+    assert toast_of(client, resp) == "Hand 1: no winner, 30 rolls over"
+    assert toast_of(client, hand(client, game, "p:Bea", arriba=["Carlos"], mico="1")) == \
+        "Hand 2: Bea won 60 +30 bonuses"
+    resp = post(client, game, "/stake", [("new_stake", "20")])
+    assert toast_of(client, resp) == "Stake 20 from hand 3"
+    url = game + "/hand/0"
+    form = client.get(url).get_data(as_text=True)
+    resp = client.post(url, data=MultiDict([*form_fields(form, url).items(), ("winner", "p:Ane"), ("stake", "10")]))
+    assert resp.status_code == 303 and toast_of(client, resp) == "Hand 1 corrected"
+    assert toast_of(client, post(client, game, "/end")) == "Series over"
+    # the toast is for the phone that tapped: a reload without done=1, or the watch link, shows none
+    assert "toast-text" not in client.get(game + "?step=hand").get_data(as_text=True)
+    assert "toast-text" not in client.get(links["view"] + "/desmoche/0?done=1&step=hand").get_data(as_text=True)
+
+
+def test_the_thumb_bar_holds_who_won_and_record(client, links):
+    game = add_series(client, links)
+    page = client.get(game).get_data(as_text=True)
+    thumb = page[page.index('id="thumb"'):]
+    # who won and Record are in the bar, in the hand form; the rest of the hand above belongs to that form
+    assert f'action="{game}/hand"' in thumb and 'id="hand-form"' in thumb and "Record hand 1" in thumb
+    assert all(f'name="winner" value="p:{p}" required>' in thumb for p in ("Ane", "Bea", "Carlos"))
+    assert 'name="winner" value="none" required>' in thumb and " checked" not in thumb   # nobody chosen
+    body = page[:page.index('id="thumb"')]
+    assert 'form="hand-form" name="arriba" value="Ane">' in body and 'form="hand-form" name="mico"' not in body
+    assert 'name="mico" value="" inputmode="numeric" min="0" step="1" placeholder="0" form="hand-form"' in body
+    assert "every loser pays it, ticked or not" in body                # an automatic win's arriba, said
+    hand(client, game, "none")
+    post(client, game, "/end")
+    assert 'id="thumb"' not in client.get(game).get_data(as_text=True)
+    assert 'id="thumb"' not in client.get(links["view"] + "/desmoche/0").get_data(as_text=True)
+
+
+def test_correcting_an_automatic_win_ticks_no_arriba(client, links):
+    # the automatic win charges every loser arriba by itself; the correction form ticks nobody, so taking the
+    # automatic win away charges nobody arriba unless someone is ticked
+    game = add_series(client, links)
+    hand(client, game, "p:Ane", auto_win="peladilla")
+    assert state(client, links)["net"] == {"Ane": 40, "Bea": -20, "Carlos": -20}
+    url = game + "/hand/0"
+    form = client.get(url).get_data(as_text=True)
+    assert 'name="auto_win" value="peladilla" checked' in form and 'name="arriba" value="Bea" checked' not in form
+    fields = re.findall(r'<input type="(?:radio|checkbox)" name="([^"]+)" value="([^"]*)" checked', form)
+    fields = [(k, v) for k, v in fields if k != "auto_win"] + [("auto_win", "none"), ("stake", "10")]
+    resp = client.post(url, data=MultiDict([*form_fields(form, url).items(), *fields]))
+    assert resp.status_code == 303, resp.get_data(as_text=True)[-2000:]
+    assert doc(client, links)["games"][0]["hands"][0] == {"winner": "Ane"}
+    assert state(client, links)["net"] == {"Ane": 20, "Bea": -10, "Carlos": -10}

@@ -408,9 +408,9 @@ def test_stale_position_is_refused_with_a_message(client):
     assert "That tap was already recorded" in html and 'class="thumb-note"' in html
     assert doc_of(client, links["edit"]) == before
     assert "Team B answers" in html                        # the page shows where the hand really is
-    # that page's live poll (and a reload) at the /act address still work
+    # that page polls the game's own address, and says so to the address bar; a reload of /act still works
     poll = re.search(r'hx-get="([^"]+)"', html).group(1)
-    assert poll.startswith(f"{game}/act?since=")
+    assert poll.startswith(f"{game}?since=") and resp.headers["HX-Replace-Url"] == game
     assert unchanged(client.get(poll, headers={"HX-Request": "true"}))
     assert client.get(f"{game}/act").headers["Location"].endswith(game)
 

@@ -28,9 +28,16 @@ def add_game(client, links, status=303, **fields):
 
 
 def act(client, game_url, route, status=303, **fields):
-    """Post one of the game page's forms as a phone would (its hidden fields + ``fields``)."""
-    page = client.get(game_url).get_data(as_text=True)
-    data = {**form_fields(page, game_url + route), **fields}
+    """Post one of the game page's forms as a phone would (its hidden fields + ``fields``). The end of a deal
+    is a screen of its own (``?end=1``); before the first Queen, the dead hand is a choice of the bar's picker
+    (its form posts to /boodle), so its hidden fields are that form's."""
+    page = client.get(game_url + ("?end=1" if route == "/end" else "")).get_data(as_text=True)
+    if route == "/exchange" and f'action="{game_url}/exchange"' not in page:
+        hidden = form_fields(page, game_url + "/boodle")
+        assert 'name="card" value="dead"' in page
+    else:
+        hidden = form_fields(page, game_url + route)
+    data = {**hidden, **fields}
     resp = client.post(game_url + route, data=data)
     assert resp.status_code == status, resp.get_data(as_text=True)[-3000:]
     return resp
@@ -121,7 +128,8 @@ def test_worked_example_deal_and_shared_leftovers(client, links):
     game = add_game(client, links)
     act(client, game, "/start")
     page = client.get(game).get_data(as_text=True)
-    assert "Deal 1 in play" in page and 'aria-label="Carlos played K♣"' in page
+    # the bar's picker: the card played (K♣ among them), then who played it
+    assert "Deal 1 in play" in page and 'name="card" value="KC"' in page and 'name="by" value="Carlos"' in page
     assert all(v == 4 for v in state(client, links)["pots"].values())
     act(client, game, "/boodle", card="KC", by="Carlos")
     act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
@@ -213,7 +221,7 @@ def test_a_refusal_with_no_field_on_screen_shows_on_top(client, links):
 def test_two_outs_in_one_deal_are_refused(client, links):
     game = add_game(client, links, payout="flat")
     act(client, game, "/start")
-    page = client.get(game).get_data(as_text=True)
+    page = client.get(game + "?end=1").get_data(as_text=True)
     hidden = form_fields(page, game + "/end")
     resp = client.post(game + "/end", data=MultiDict([*hidden.items(), ("out", "Bea"), ("out", "Ane")]))
     assert resp.status_code == 422 and "Only one player goes out in a deal." in resp.get_data(as_text=True)
@@ -232,13 +240,15 @@ def test_parlett_queen_turns_the_king_and_the_last_king_ends_the_game(client, li
     page = client.get(game).get_data(as_text=True)
     assert "Who played a Queen?" in page and "takes K♣: <strong>4 chips" in page
     act(client, game, "/exchange", by="Carlos")                     # non-dealer: 1 more to the pool
+    assert 'name="card" value="dead"' not in client.get(game).get_data(as_text=True)   # taken: no more
     assert state(client, links)["pool"] == 5
     act(client, game, "/boodle", card="QC", by="Carlos")
     st = state(client, links)
     assert st["face_down"] == ["KC"] and st["chips"]["Carlos"] == 18
     page = client.get(game).get_data(as_text=True)
     assert 'class="pcard back" role="img" aria-label="K♣ face down"' in page
-    assert 'aria-label="Ane played Q♣"' not in page                 # no Queen of a face-down King
+    # no Queen of a face-down King in the bar's picker (the other three still are)
+    assert 'name="card" value="QC"' not in page and 'name="card" value="QH"' in page
     resp = act(client, game, "/boodle", status=422, card="KH", by="Ane")
     assert "is not a Queen" in resp.get_data(as_text=True)
     act(client, game, "/end", blocked="1")
@@ -406,7 +416,7 @@ def test_a_stale_position_is_refused(client, links):
     stale = form_fields(old, game + "/boodle")
     resp = client.post(game + "/boodle", data={**stale, "card": "AH", "by": "Ane"})
     assert resp.status_code == 409
-    assert "Already recorded from another phone" in resp.get_data(as_text=True)
+    assert "That tap was already recorded" in resp.get_data(as_text=True)
     assert [b["card"] for b in doc(client, links)["games"][0]["deals"][0]["boodles_won"]] == ["KC"]
 
 
@@ -534,3 +544,97 @@ def test_correcting_a_bury_the_jack_deal_says_so(client, links):
     form = client.get(game + "/deal/1").get_data(as_text=True)
     assert "bury the Jack, no chips" in form and "Dead hand taken by" not in form
     assert "Dead hand taken by" in client.get(game + "/deal/0").get_data(as_text=True)
+
+
+def toast_of(client, resp) -> str | None:
+    """The one line under the score on the page a recorded tap goes back to."""
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    m = re.search(r'<span class="toast-text">✓ ([^<]*)</span>', page)
+    return m.group(1) if m else None
+
+
+def thumb_of(page: str) -> str:
+    """The thumb bar: what is after id="thumb" (the bar is the live region's last element)."""
+    return page[page.index('id="thumb"'):] if 'id="thumb"' in page else ""
+
+
+def test_a_toast_says_what_each_tap_recorded(client, links):
+    game = add_game(client, links, kitty_ante="1")
+    assert "toast-text" not in client.get(game).get_data(as_text=True)          # nothing recorded: no toast
+    resp = act(client, game, "/start")
+    assert "done=1" in resp.headers["Location"]
+    assert toast_of(client, resp) == "Deal 1 started: 20 chips anted"
+    assert toast_of(client, act(client, game, "/dummy", dummy="swap")) == "Ane swapped with the dummy"
+    assert toast_of(client, act(client, game, "/boodle", card="KC", by="Carlos")) == "Carlos played K♣: +4"
+    resp = act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
+    assert toast_of(client, resp) == "Deal 1 ended: Bea out, +13"              # 9 in cards and the kitty of 4
+    act(client, game, "/start")
+    assert toast_of(client, act(client, game, "/dummy", dummy="sold", sold_to="Carlos", price="2")) == \
+        "Carlos bought the dummy for 2"
+    assert toast_of(client, act(client, game, "/cancel")) == "Deal 2 cancelled: antes back"
+    act(client, game, "/start")
+    assert toast_of(client, act(client, game, "/end", blocked="1")) == "Deal 2 blocked: nobody went out"
+    url = game + "/deal/0"
+    form = client.get(url).get_data(as_text=True)
+    resp = client.post(url, data={**form_fields(form, url), **nm_correct_fields(form)})
+    assert resp.status_code == 303 and toast_of(client, resp) == "Deal 1 corrected"
+    assert toast_of(client, act(client, game, "/end-game")).startswith("Game over: ")
+    # the toast is for the phone that tapped: a reload without done=1, or the watch link, shows none
+    assert "toast-text" not in client.get(game + "?step=end").get_data(as_text=True)
+    assert "toast-text" not in client.get(links["view"] + "/newmarket/0?done=1&step=end").get_data(as_text=True)
+
+
+def nm_correct_fields(form: str) -> dict:
+    """The correction form's fields as it shows them (selects, radios, numbers): saved unchanged."""
+    fields = dict(re.findall(r'<input type="radio" name="([^"]+)" value="([^"]*)" checked', form))
+    for name, body in re.findall(r'<select name="([^"]+)">(.*?)</select>', form, re.S):
+        chosen = re.search(r'<option value="([^"]*)" selected', body)
+        fields[name] = chosen.group(1) if chosen else ""
+    fields.update(re.findall(r'<input type="number"[^>]* name="(left_\d+)" value="([^"]*)"', form))
+    return fields
+
+
+def test_the_thumb_bar_holds_the_step_now(client, links):
+    game = add_game(client, links, variant="parlett", pool_ante="1")
+    thumb = thumb_of(client.get(game).get_data(as_text=True))
+    assert f'action="{game}/start"' in thumb and "Start deal 1" in thumb and "/end" not in thumb
+    act(client, game, "/start")
+    page = client.get(game).get_data(as_text=True)
+    thumb = thumb_of(page)
+    # in a deal: the picker (the dead hand, then the Queens), who played it, and the way to the end of the deal
+    assert f'action="{game}/boodle"' in thumb and f'href="{game}?end=1"' in thumb
+    assert 'name="card" value="dead"' in thumb and 'name="card" value="QH"' in thumb
+    assert thumb.count('name="by"') == 4 and f'action="{game}/end"' not in thumb and " checked" not in thumb
+    assert f'action="{game}/start"' not in page
+    # the dead hand through the picker is the exchange: free for the dealer, 1 to the pool for anyone else
+    act(client, game, "/boodle", card="dead", by="Carlos")
+    assert doc(client, links)["games"][0]["deals"][0]["exchange"] == "Carlos" and state(client, links)["pool"] == 5
+    thumb = thumb_of(client.get(game).get_data(as_text=True))
+    assert 'value="dead"' not in thumb and 'name="card" value="QH"' in thumb
+    # the end of the deal: who went out (one tap each), Blocked, back to the deal; no picker
+    thumb = thumb_of(client.get(game + "?end=1").get_data(as_text=True))
+    assert f'action="{game}/end"' in thumb and 'aria-label="Bea went out"' in thumb and "Blocked" in thumb
+    assert 'name="card"' not in thumb and f'href="{game}"' in thumb
+    # a refused end comes back on the end screen, with the message in the bar
+    page = client.get(game + "?end=1").get_data(as_text=True)
+    resp = client.post(game + "/end", data={**form_fields(page, game + "/end"), "out": "Zed"})
+    assert resp.status_code == 422
+    thumb = thumb_of(resp.get_data(as_text=True))
+    assert f'action="{game}/end"' in thumb and "is not seated" in thumb
+    act(client, game, "/end", out="Bea")
+    act(client, game, "/end-game")
+    assert 'id="thumb"' not in client.get(game).get_data(as_text=True)             # game over: no bar
+    assert 'id="thumb"' not in client.get(links["view"] + "/newmarket/0").get_data(as_text=True)
+
+
+def test_the_end_of_a_deal_paid_by_cards_is_in_the_bar_and_above_it(client, links):
+    game = add_game(client, links)
+    act(client, game, "/start")
+    page = client.get(game + "?end=1").get_data(as_text=True)
+    thumb, body = thumb_of(page), page[:page.index('id="thumb"')]
+    # who went out in the bar (the end form), the cards left above it, in the same form
+    assert 'id="end-form"' in thumb and 'name="out" value="Bea" id="out-1" required>' in thumb
+    assert 'formnovalidate>Blocked' in thumb and "End deal 1 ✓" in thumb
+    assert all(f'form="end-form" name="left_{i}"' in body for i in range(4))
+    act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
+    assert served(client, links)["chips"]["Bea"] == 25                   # 20 − 4 antes + 3 + 5 + 1

@@ -23,7 +23,7 @@ from . import actions as A
 from .kind import KIND
 from .options import Spec
 from .shape import MAX_PLAYERS, SIDE_GAMES
-from .view import RECENT, hand_lines, page, side_label, sides
+from .view import DONE, RECENT, hand_lines, page, side_label, sides, toast
 
 bp = Blueprint("desmoche", __name__)
 TRUE = ("1", "on", "true", "yes")
@@ -125,17 +125,15 @@ def hand_values(rec, hi: int) -> MultiDict:
     """The correction form pre-filled with hand ``hi`` as recorded."""
     item = rec.items[hi]
     h = item.body
-    seats = rec.head["seats"]
     items = [("winner", "none" if h["winner"] is None else f"p:{h['winner']}"),
              ("auto_win", h.get("auto_win") or "none"), ("stake", str(item.result["stake"]))]
     if h.get("mico"):
         items.append(("mico", str(h["mico"])))
     if h.get("same_suit"):
         items.append(("same_suit", "1"))
-    arriba = h.get("arriba", [])
-    if h.get("auto_win"):
-        arriba = [p for p in seats if p != h["winner"] and p not in h.get("disqualified", [])]
-    items += [("arriba", p) for p in arriba]
+    # as ticked, never more: an automatic win charges every loser arriba by itself (the form says so), so
+    # ticking them here would charge them silently once the automatic win is taken away
+    items += [("arriba", p) for p in h.get("arriba", [])]
     items += [("disqualified", p) for p in h.get("disqualified", [])]
     for name in rec.head["rules"]["side_games"]:
         sg = h.get("side", {}).get(name)
@@ -181,8 +179,14 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
         h["url"] = url_for("desmoche.correct", token=view.token, gi=gi, hi=h["index"])
     keys = set() if model["st"]["ended"] or not view.can_edit else hand_keys(rec.head["rules"]) | {"new_stake", "end"}
     errors = placed(errors, keys)
+    args = request.args if view.can_edit else {}
+    shown = None
+    # done=1: the toast (static/app.js takes it out of the address); step: which form it was
+    step = args.get("step")
+    if args.get("done") and status == 200:
+        shown = toast(rec, step if step in DONE else None, args.get("n", type=int))
     return render("desmoche/game.html", view, status=status, gi=gi, game=rec.head, errors=errors, currency=code,
-                  unit_text=fmt_money(value, code), undo=view.undo_label(gi),
+                  unit_text=fmt_money(value, code), undo=view.undo_label(gi), toast=shown, here=_game_url(view, gi),
                   form=form if form is not None else new_hand_defaults(rec),
                   all_url=url_for("history.session", token=view.token) + f"#game-{gi}", **model)
 
@@ -248,7 +252,7 @@ def game(token, gi):
     return show(token, gi, "desmoche", _page)
 
 
-def _act(token: str, gi: int, build, field_of, hand_form: bool = False):
+def _act(token: str, gi: int, build, field_of, what: str, hand_form: bool = False):
     """Read a form with ``build(rec, form) -> action``, then record it. On refusal the page comes back
     with the posted values (the hand form's own defaults when another form was posted)."""
     view = require_edit(token)
@@ -261,15 +265,19 @@ def _act(token: str, gi: int, build, field_of, hand_form: bool = False):
         posted.setlist("new_stake", form.getlist("new_stake"))
 
     def on_error(errors, status):
-        return _page(open_session(token), gi, errors, status, form=posted if status == 422 else None)
+        resp = _page(open_session(token), gi, errors, status, form=posted if status == 422 else None)
+        # the page shown is the table's, not the form's address (a reload must not re-post, nor 405)
+        resp.headers["HX-Replace-Url"] = url_for("desmoche.game", token=token, gi=gi)
+        return resp
 
-    return record(view, gi, lambda: build(rec, form), on_error, field_of)
+    return record(view, gi, lambda: build(rec, form), on_error, field_of,
+                  location=url_for("desmoche.game", token=token, gi=gi, done=1, step=what))
 
 
 @bp.post("/s/<token>/desmoche/<int:gi>/hand")
 def hand(token, gi):
     return _act(token, gi, lambda rec, form: A.Hand(hand=hand_from(form, rec.head["rules"]), at=at_of(form)),
-                hand_field, hand_form=True)
+                hand_field, "hand", hand_form=True)
 
 
 def _stake(rec, form):
@@ -282,12 +290,12 @@ def _stake(rec, form):
 
 @bp.post("/s/<token>/desmoche/<int:gi>/stake")
 def stake(token, gi):
-    return _act(token, gi, _stake, lambda path: "new_stake")
+    return _act(token, gi, _stake, lambda path: "new_stake", "stake")
 
 
 @bp.post("/s/<token>/desmoche/<int:gi>/end")
 def end(token, gi):
-    return _act(token, gi, lambda rec, form: A.EndSeries(at=at_of(form)), lambda path: "end")
+    return _act(token, gi, lambda rec, form: A.EndSeries(at=at_of(form)), lambda path: "end", "end")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -335,6 +343,7 @@ def correct(token, gi, hi):
             return _page(fresh, gi, errors, status)
         return _correct_page(fresh, gi, hi, form if status == 422 else None, errors, status)
 
-    return record(view, gi, build, on_error, hand_field)
+    return record(view, gi, build, on_error, hand_field,
+                  location=url_for("desmoche.game", token=token, gi=gi, done=1, step="fixed", n=hi + 1))
 
 

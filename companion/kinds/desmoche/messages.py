@@ -5,7 +5,7 @@ arriba del palo, peladilla, doble, triple...). Side games and automatic wins are
 English is what the old engine wrote (``par_rojo``, ``cuatro cuerpos``), so that a translation may
 write them its own way.
 """
-from ...messages import N_, define
+from ...messages import N_, NP_, define
 
 define("desmoche", {
     "title": N_("Desmoche"),
@@ -43,7 +43,8 @@ define("desmoche", {
     "why.won": N_("%(winner)s won: took the pot of %(pot)s"),
     "why.won_auto": N_("%(winner)s won (%(how)s): took the pot of %(pot)s"),
     "why.mico": N_("%(player)s paid %(winner)s %(n)s (mico)"),
-    "why.micos": N_("%(player)s paid %(winner)s %(n)s (%(count)s micos)"),
+    "why.micos": NP_("%(player)s paid %(winner)s %(n)s (%(count)s mico)",
+                     "%(player)s paid %(winner)s %(n)s (%(count)s micos)", "count"),
     "why.same_suit": N_("%(player)s paid %(winner)s %(n)s (same suit)"),
     "why.arriba": N_("%(player)s paid %(winner)s %(n)s (arriba del palo)"),
     "why.side_won": N_("%(winner)s won %(game)s: took %(n)s"),
@@ -52,7 +53,7 @@ define("desmoche", {
     "why.end_pot": N_("Series ended: %(player)s got back %(n)s from the unwon pot"),
     "why.end_side": N_("Series ended: %(player)s got back %(n)s from the %(game)s pot"),
     # one line of a series (history list) and the session page's headline
-    "sum.ahead": (N_("%(player)s +%(n)s unit"), N_("%(player)s +%(n)s units"), "n"),
+    "sum.ahead": NP_("%(player)s +%(n)s unit", "%(player)s +%(n)s units", "n"),
     "sum.nobody": N_("nobody ahead"),
     "sum.not_ended": N_("%(line)s (not ended)"),
     "head.over": N_("series over"),
@@ -125,6 +126,17 @@ define("desmoche", {
     "line.side_won": N_("%(side)s: %(name)s took %(pot)s"),
     "line.side_back": N_("%(side)s: nobody qualified, stakes back"),
     "line.side_carry": N_("%(side)s: nobody qualified, %(pot)s carries"),
+})
+
+# the one line under the score after a tap (the toast)
+define("desmoche", {
+    "toast.won": N_("Hand %(n)s: %(name)s won %(pot)s"),
+    "toast.won_how": N_("Hand %(n)s: %(name)s won %(pot)s, %(how)s"),
+    "toast.bonuses": NP_("%(base)s +%(k)s bonus", "%(base)s +%(k)s bonuses", "k"),
+    "toast.no_winner": N_("Hand %(n)s: no winner, %(pot)s rolls over"),
+    "toast.stake": N_("Stake %(stake)s from hand %(n)s"),
+    "toast.over": N_("Series over"),
+    "toast.fixed": N_("Hand %(n)s corrected"),
 })
 
 # its forms

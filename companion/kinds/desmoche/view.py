@@ -10,6 +10,8 @@ from .messages import AUTO_LABELS
 from .shape import SIDE_GAMES
 
 RECENT = 3
+# what a write was (the ``done`` of the game page's address after it): the toast says it in one line
+DONE = ("hand", "stake", "end", "fixed")
 
 def side_label(name: str) -> dict:
     return {"code": f"desmoche.label.{name}"}
@@ -52,11 +54,37 @@ def page(rec: GameRec, recent: list[Item]) -> dict:
                for item in recent]
     last_stake = recent[-1].result["stake"] if recent else rec.head["rules"]["stake"]
     players = [{"name": p, "net": st["balances"][p], "dealer": p == st["next_dealer"]} for p in seats]
-    return {"st": st, "rules": rec.head["rules"], "seats": seats, "players": players,
+    bar = {"players": players, "cols": len(seats), "rows": 1,
+           "pots": [] if st["ended"] else [{"key": "pot", "n": st["pot"],
+                                          "sub": st["next_multiple_words"] if st["next_multiple"] > 1 else None}]}
+    return {"st": st, "rules": rec.head["rules"], "seats": seats, "players": players, "bar": bar,
             "sides": sides(rec, st["side_pots"]), "next_pot": st["pot"] + st["stake"] * len(seats),
             "stake_changes": st["stake"] != last_stake, "last_stake": last_stake,
             "history": list(reversed(history)), "last": history[-1] if history else None,
             "auto_labels": {k: {"code": f"desmoche.autolabel.{k}"} for k in AUTO_LABELS}}
 
 
-__all__ = ["page", "hand_lines", "sides", "side_label", "SIDE_GAMES", "RECENT"]
+def toast(rec: GameRec, what: str | None, fixed: int | None = None) -> dict | None:
+    """What the tap just recorded, in one line (``what``: which form it came from; the log keeps the
+    detail)."""
+    if what == "fixed" and fixed:
+        return msg("desmoche.toast.fixed", n=fixed)
+    if what == "end" or (what is None and rec.head["ended"]):
+        return msg("desmoche.toast.over")
+    if what == "stake":
+        st = KIND.overview(rec)
+        return msg("desmoche.toast.stake", stake=st["stake"], n=st["hand_number"])
+    if what not in ("hand", None) or not len(rec.items):
+        return None
+    r = rec.items[-1].result
+    n = r["hand"]
+    if r["winner"] is None:
+        return msg("desmoche.toast.no_winner", n=n, pot=r["pot"])
+    line = msg("desmoche.toast.won_how", n=n, name=r["winner"], pot=r["pot"],
+               how={"code": f"desmoche.autolabel.{r['auto_win']}"}) if r.get("auto_win") else \
+        msg("desmoche.toast.won", n=n, name=r["winner"], pot=r["pot"])
+    bonuses = sum(r["bonuses"].values())
+    return msg("desmoche.toast.bonuses", base=line, k=bonuses) if bonuses else line
+
+
+__all__ = ["page", "toast", "DONE", "hand_lines", "sides", "side_label", "SIDE_GAMES", "RECENT"]

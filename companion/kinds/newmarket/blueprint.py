@@ -24,7 +24,7 @@ from ...web.i18n import t
 from . import actions as A
 from .kind import KIND
 from .options import MAX_ANTE, MAX_CARDS_LEFT, MAX_PLAYERS, NewmarketSpec, QUEENS
-from .view import RECENT, card_info, candidates, deal_lines, page
+from .view import DONE, RECENT, card_info, candidates, deal_lines, page, toast
 
 bp = Blueprint("newmarket", __name__)
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
@@ -77,7 +77,7 @@ def _placed(errors: dict | None, model: dict, can_edit: bool) -> dict:
     return shown
 
 
-def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=None):
+def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=None, mode: str | None = None):
     rec = view.game(gi, "newmarket")
     recent = view.recent(gi, RECENT)
     model = page(rec, recent, len(rec.items) - len(recent))
@@ -89,9 +89,21 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
     for h in model["history"]:
         h["url"] = url_for("newmarket.correct", token=view.token, gi=gi, di=h["index"])
     final_money = {r["player"]: fmt_money(r["net"] * value, code, plus=True) for r in (model["st"]["final"] or [])}
+    here = _game_url(view, gi)
+    args = request.args if view.can_edit else {}
+    # the end of the deal is a screen of its own (who went out, the cards left): ?end=1, or a refused end form
+    if mode is None and args.get("end") and model["current"]:
+        mode = "end"
+    if mode == "end" and not model["current"]:
+        mode = None
+    shown = None
+    # done=1: the toast (static/app.js takes it out of the address); step: which form it was
+    step = args.get("step")
+    if args.get("done") and status == 200:
+        shown = toast(rec, step if step in DONE else None, args.get("n", type=int))
     return render("newmarket/game.html", view, status=status, gi=gi, game=rec.head, errors=errors,
                   form=form if form is not None else {}, currency=code, chip_value_text=fmt_money(value, code),
-                  final_money=final_money, undo=view.undo_label(gi),
+                  final_money=final_money, undo=view.undo_label(gi), here=here, mode=mode, toast=shown,
                   all_url=url_for("history.session", token=view.token) + f"#game-{gi}", **model)
 
 
@@ -148,7 +160,7 @@ def card_piles(carry) -> list[dict]:
     out = [{"name": card_info(c)["label"], "chips": k} for c, k in carry["piles"].items() if k]
     for key in ("kitty", "pool"):
         if carry.get(key):
-            out.append({"name": key, "chips": carry[key]})
+            out.append({"name": msg(f"newmarket.pile.{key}"), "chips": carry[key]})
     return out
 
 
@@ -223,17 +235,23 @@ def game(token, gi):
     return show(token, gi, "newmarket", _page)
 
 
-def _act(token: str, gi: int, build, field_of):
-    """Read a form with ``build(rec, form) -> action`` (FormError for a bad field), then record it."""
+def _act(token: str, gi: int, build, field_of, what: str):
+    """Read a form with ``build(rec, form) -> action`` (FormError for a bad field), then record it and go
+    back to the table, whose toast says what was recorded (``what``: which form it was)."""
     view = require_edit(token)
     rec = view.game(gi, "newmarket")
     form = request.form
 
     def on_error(errors, status):
-        return _page(open_session(token), gi, errors, status, form=form if status == 422 else None)
+        mode = "end" if what == "end" else None
+        resp = _page(open_session(token), gi, errors, status, form=form if status == 422 else None, mode=mode)
+        # the page shown is the table's, not the form's address (a reload must not re-post, nor 405)
+        resp.headers["HX-Replace-Url"] = url_for("newmarket.game", token=token, gi=gi, end=1 if mode else None)
+        return resp
 
     return record(view, gi, lambda: replace(build(rec, form), at=at_of(form)), on_error,
-                  lambda path: field_of(path, rec))
+                  lambda path: field_of(path, rec),
+                  location=url_for("newmarket.game", token=token, gi=gi, done=1, step=what))
 
 
 def _antes_from(form, rec) -> dict:
@@ -270,13 +288,16 @@ def _start_field(path, rec):
 
 @bp.post("/s/<token>/newmarket/<int:gi>/start")
 def start(token, gi):
-    return _act(token, gi, _start, _start_field)
+    return _act(token, gi, _start, _start_field, "start")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/boodle")
 def boodle(token, gi):
+    # the bar's picker offers the dead hand (parlett) beside the Queens: "dead" is the exchange
+    if request.form.get("card") == "dead":
+        return exchange(token, gi)
     return _act(token, gi, lambda rec, form: A.Boodle(card=(form.get("card") or "").strip()[:4], by=form.get("by") or ""),
-                lambda path, rec: "boodle")
+                lambda path, rec: "boodle", "boodle")
 
 
 def _dummy(rec, form):
@@ -293,12 +314,13 @@ def _dummy(rec, form):
 
 @bp.post("/s/<token>/newmarket/<int:gi>/dummy")
 def dummy(token, gi):
-    return _act(token, gi, _dummy, lambda path, rec: path if path in ("sold_to", "price") else "dummy")
+    return _act(token, gi, _dummy, lambda path, rec: path if path in ("sold_to", "price") else "dummy", "dummy")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/exchange")
 def exchange(token, gi):
-    return _act(token, gi, lambda rec, form: A.Exchange(by=form.get("by") or ""), lambda path, rec: "exchange")
+    return _act(token, gi, lambda rec, form: A.Exchange(by=form.get("by") or ""), lambda path, rec: "exchange",
+                "exchange")
 
 
 def _cards_left(form, rec, out: str | None, errors: dict, required: bool) -> dict:
@@ -358,17 +380,17 @@ def _end_field(path, rec):
 
 @bp.post("/s/<token>/newmarket/<int:gi>/end")
 def end_deal(token, gi):
-    return _act(token, gi, _end, _end_field)
+    return _act(token, gi, _end, _end_field, "end")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/cancel")
 def cancel(token, gi):
-    return _act(token, gi, lambda rec, form: A.CancelDeal(), lambda path, rec: "end")
+    return _act(token, gi, lambda rec, form: A.CancelDeal(), lambda path, rec: "end", "cancel")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/end-game")
 def end_game(token, gi):
-    return _act(token, gi, lambda rec, form: A.EndGame(), lambda path, rec: "end_game")
+    return _act(token, gi, lambda rec, form: A.EndGame(), lambda path, rec: "end_game", "end_game")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -533,7 +555,8 @@ def correct(token, gi, di):
             return _page(fresh, gi, errors, status)
         return _correct_page(fresh, gi, di, form if status == 422 else None, errors, status)
 
-    return record(view, gi, build, on_error, lambda path: _correct_field(path, rec, order, di))
+    return record(view, gi, build, on_error, lambda path: _correct_field(path, rec, order, di),
+                  location=url_for("newmarket.game", token=token, gi=gi, done=1, step="fixed", n=di + 1))
 
 
 __all__ = ["bp", "QUEENS", "signed"]

@@ -1,6 +1,6 @@
 """Every sentence of Newmarket, in English, by code (see companion.messages). The reasons (``why.*``)
 keep the old engine's wording, word for word: the log of a session must read as it always did."""
-from ...messages import N_, define
+from ...messages import N_, NP_, define
 
 define("newmarket", {
     "title": N_("Newmarket"),
@@ -17,8 +17,8 @@ define("newmarket", {
     "why.queen": N_("%(player)s played %(card)s: took %(n)s from %(king)s (%(king)s is now face down)"),
     "why.last_king": N_("%(player)s took the last King: the game ends, took the pool of %(n)s"),
     "why.queen_nothing": N_("%(player)s played %(card)s: %(king)s is face down, took nothing"),
-    "why.paid_cards": (N_("%(out)s went out: %(player)s paid %(n)s (%(n)s card)"),
-                       N_("%(out)s went out: %(player)s paid %(n)s (%(n)s cards)"), "n"),
+    "why.paid_cards": NP_("%(out)s went out: %(player)s paid %(n)s (%(n)s card)",
+                          "%(out)s went out: %(player)s paid %(n)s (%(n)s cards)", "n"),
     "why.paid_flat": N_("%(out)s went out: %(player)s paid 1 (flat)"),
     "why.out_pool": N_("%(out)s went out: took the pool of %(n)s"),
     "why.out_kitty": N_("%(out)s went out: took the kitty of %(n)s"),
@@ -52,17 +52,26 @@ define("newmarket", {
     "carry_pile": N_("%(key)s is not a pile of this game (%(piles)s)"),
     "carry_in": N_("must be what the previous Newmarket game of this session leaves on the table "
                    "(%(carried)s), not %(given)s: leave carry_in out, the app works it out"),
-    "seed_card": N_("the previous Newmarket game of this session left %(chips)s chips on %(card)s, which is "
-                    "not a boodle card of this game (%(boodles)s): choose the same boodle cards"),
-    "seed_pool": N_("the previous Newmarket game of this session left a pool of %(chips)s chips: only "
-                    "parlett has a pool"),
-    "seed_value": N_("the previous Newmarket game of this session left %(chips)s chips worth %(value)s each "
-                     "on the table: this game's chips must be worth the same (not %(given)s)"),
+    "seed_card": NP_("the previous Newmarket game of this session left %(chips)s chip on %(card)s, which is "
+                     "not a boodle card of this game (%(boodles)s): choose the same boodle cards",
+                     "the previous Newmarket game of this session left %(chips)s chips on %(card)s, which is "
+                     "not a boodle card of this game (%(boodles)s): choose the same boodle cards", "chips"),
+    "seed_pool": NP_("the previous Newmarket game of this session left a pool of %(chips)s chip: only "
+                     "parlett has a pool",
+                     "the previous Newmarket game of this session left a pool of %(chips)s chips: only "
+                     "parlett has a pool", "chips"),
+    "seed_value": NP_("the previous Newmarket game of this session left %(chips)s chip worth %(value)s each "
+                      "on the table: this game's chips must be worth the same (not %(given)s)",
+                      "the previous Newmarket game of this session left %(chips)s chips worth %(value)s each "
+                      "on the table: this game's chips must be worth the same (not %(given)s)", "chips"),
     "open_ended": N_("a deal in progress in an ended game: finish it first"),
     # the session file: a deal
-    "free_missing": N_("%(name)s must place exactly %(n)s chips (missing)"),
-    "free_placed": N_("%(name)s must place exactly %(n)s chips (placed %(placed)s)"),
-    "free_where": N_("free ante: where each player put his %(n)s chips"),
+    "free_missing": NP_("%(name)s must place exactly %(n)s chip (missing)",
+                        "%(name)s must place exactly %(n)s chips (missing)", "n"),
+    "free_placed": NP_("%(name)s must place exactly %(n)s chip (placed %(placed)s)",
+                       "%(name)s must place exactly %(n)s chips (placed %(placed)s)", "n"),
+    "free_where": NP_("free ante: where each player put his %(n)s chip",
+                      "free ante: where each player put his %(n)s chips", "n"),
     "antes_free_only": N_("antes are only recorded with free_ante"),
     "not_boodle": N_("%(card)s is not a boodle card"),
     "face_down_ante": N_("%(card)s is face down: no more antes go to it"),
@@ -90,7 +99,7 @@ define("newmarket", {
     "open_no_end": N_("a deal in progress has no end yet"),
     "deal_no_end": N_("a finished deal needs out (who went out) or blocked: true"),
     # one line of a game
-    "sum.ahead": (N_("%(name)s +%(n)s chip"), N_("%(name)s +%(n)s chips"), "n"),
+    "sum.ahead": NP_("%(name)s +%(n)s chip", "%(name)s +%(n)s chips", "n"),
     "sum.nobody": N_("nobody ahead"),
     "sum.not_ended": N_("%(base)s (not ended)"),
     "head.classic": N_("Classic"),
@@ -103,8 +112,8 @@ define("newmarket", {
     "head.minus": N_("%(name)s −%(n)s"),
     "head.even": N_("%(name)s 0"),
     # settling the night
-    "note.carry": (N_("%(n)s chip stays on the table for the next Newmarket game of this session"),
-                   N_("%(n)s chips stay on the table for the next Newmarket game of this session"), "n"),
+    "note.carry": NP_("%(n)s chip stays on the table for the next Newmarket game of this session",
+                      "%(n)s chips stay on the table for the next Newmarket game of this session", "n"),
     # the hand-by-hand page and its chart
     "hist.deal": N_("Deal %(n)s"),
     "hist.end": N_("End of the game"),
@@ -115,8 +124,10 @@ define("newmarket", {
     "hist.out": N_("%(name)s went out"),
     "hist.blocked": N_("blocked: nobody went out"),
     "hist.last_king": N_("%(name)s took the last King: the game is over"),
-    "hist.shared": N_("%(total)s chips left on the table, shared"),
-    "hist.carried": N_("%(total)s chips left on the table for the next Newmarket game"),
+    "hist.shared": NP_("%(total)s chip left on the table, shared", "%(total)s chips left on the table, shared",
+                       "total"),
+    "hist.carried": NP_("%(total)s chip left on the table for the next Newmarket game",
+                        "%(total)s chips left on the table for the next Newmarket game", "total"),
     "chart.title": N_("Chips in hand, deal by deal"),
     "unit": N_("chips"),
 })
@@ -136,6 +147,29 @@ define("newmarket", {
     "line.and_kitty": N_("%(base)s and the kitty of %(n)s"),
     "line.blocked": N_("Blocked: nobody went out"),
     "line.blocked_pool": N_("Blocked: nobody went out (the pool carries)"),
+    # what a carry hands on, beside the cards: the kitty (a table word, kept as the table says it), the pool
+    "pile.kitty": N_("kitty"),
+    "pile.pool": N_("pool"),
+})
+
+# the one line under the score after a tap (the toast): short, a phone is 320 px wide
+define("newmarket", {
+    "toast.start": NP_("Deal %(n)s started: %(antes)s chip anted", "Deal %(n)s started: %(antes)s chips anted",
+                       "antes"),
+    "toast.swap": N_("%(name)s swapped with the dummy"),
+    "toast.sold": N_("%(name)s bought the dummy for %(price)s"),
+    "toast.exchange": N_("%(name)s took the dead hand"),
+    "toast.bury": N_("%(name)s buried the Jack"),
+    "toast.boodle": N_("%(name)s played %(card)s: +%(k)s"),
+    "toast.out": N_("Deal %(n)s ended: %(name)s out, +%(k)s"),
+    "toast.blocked": N_("Deal %(n)s blocked: nobody went out"),
+    "toast.blocked_pool": N_("Deal %(n)s blocked: the pool carries"),
+    "toast.last_king": N_("%(name)s took the last King: game over"),
+    "toast.cancel": N_("Deal %(n)s cancelled: antes back"),
+    "toast.over": N_("Game over"),
+    "toast.over_shared": NP_("Game over: %(n)s chip shared", "Game over: %(n)s chips shared", "n"),
+    "toast.over_carried": NP_("Game over: %(n)s chip carried over", "Game over: %(n)s chips carried over", "n"),
+    "toast.fixed": N_("Deal %(n)s corrected"),
 })
 
 # its forms

@@ -10,7 +10,8 @@ from .options import QUEENS, SUIT_SYMBOL, pretty
 from .shape import Ctx
 
 RECENT = 3
-
+# what a write was (the ``done`` of the game page's address after it): the toast says it in one line
+DONE = ("start", "dummy", "exchange", "boodle", "end", "cancel", "end_game", "fixed")
 
 
 def card_info(code: str, face_down: bool = False) -> dict:
@@ -120,22 +121,81 @@ def page(rec: GameRec, recent: list[Item], first_index: int) -> dict:
         current = {"dummy": info.get("dummy"), "exchange": info.get("exchange"), "bury": info.get("bury")}
     players = [{"name": p, "seat": i, "chips": current_state["chips"][p], "net": net[p], "dealer": p == dealer}
                for i, p in enumerate(seats)]
-    return {"st": st, "rules": rules, "seats": seats, "classic": classic, "current": current,
+    pots = []
+    if rules["kitty_ante"] or current_state["kitty"]:
+        pots.append({"key": "kitty", "n": current_state["kitty"]})
+    if not classic:
+        pots.append({"key": "pool", "n": current_state["pool"]})
+    bar = scorebar([{"name": p["name"], "score": p["chips"], "sub": p["net"], "dealer": p["dealer"] and not ended}
+                    for p in players], pots)
+    return {"st": st, "rules": rules, "seats": seats, "classic": classic, "current": current, "bar": bar,
+            "taken_any": bool(info and info["taken"]),
             "current_lines": deal_lines(info, not classic) if info else [], "board": board, "grid": grid,
             "players": players, "preview": preview, "free_cols": [card_info(c) for c in free_cols],
             "free_defaults": free_ante_defaults(rules["free_ante"], free_cols), "history": list(reversed(history)),
             "last": last, "cards_payout": classic and rules.get("payout") == "cards"}
 
 
-def _pile_names(seed: dict | None) -> dict:
-    """What a carry hands on, as {pile name: chips} for the page."""
+def scorebar(cells: list[dict], pots: list[dict]) -> dict:
+    """The score on top of a chip game's page: a cell per player (``name``, ``score`` big, ``sub`` small,
+    ``dealer``) and per pot (``key``: kitty, pool, pot; ``n``; ``sub``). Up to four players in one row,
+    five to eight in two (``cols`` columns); the pots beside them, stacked when there are two rows."""
+    n = len(cells)
+    cols = n if n <= 4 else -(-n // 2)
+    return {"players": cells, "pots": pots, "cols": cols, "rows": 1 if n <= 4 else 2}
+
+
+def toast(rec: GameRec, what: str | None, fixed: int | None = None) -> dict | None:
+    """What the tap just recorded, in one line (``what``: which form it came from; the log keeps the
+    detail)."""
+    if what == "fixed" and fixed:
+        return msg("newmarket.toast.fixed", n=fixed)
+    n = len(rec.items)
+    if what == "cancel":
+        return msg("newmarket.toast.cancel", n=n + 1)
+    if not n:
+        return msg("newmarket.toast.over") if rec.head["ended"] else None
+    _state, info = KIND.current(rec)
+    classic = rec.head["rules"]["variant"] == "classic"
+    if info is not None:
+        if what == "start":
+            return msg("newmarket.toast.start", n=n, antes=info["antes"])
+        if what == "dummy" and info["dummy"]:
+            d = info["dummy"]
+            return msg("newmarket.toast.swap", name=info["dealer"]) if d.get("swap") else \
+                msg("newmarket.toast.sold", name=d["sold_to"], price=d["price"])
+        if what == "exchange" and info["exchange"]:
+            return msg("newmarket.toast.bury" if info["bury"] else "newmarket.toast.exchange", name=info["exchange"])
+        if what == "boodle" and info["boodles"]:
+            b = info["boodles"][-1]
+            return msg("newmarket.toast.boodle", name=b["by"], card=pretty(b["card"]), k=b["chips"])
+        return None
+    r = rec.items[-1].result
+    if rec.head["ended"] and not r["ends_game"]:
+        lo = rec.state.get("leftovers") or {}
+        if not lo.get("total"):
+            return msg("newmarket.toast.over")
+        return msg("newmarket.toast.over_carried" if lo.get("carried") else "newmarket.toast.over_shared",
+                   n=lo["total"])
+    if r["ends_game"]:
+        return msg("newmarket.toast.last_king", name=r["boodles"][-1]["by"])
+    if r["out"]:
+        got = sum(r["paid"].values()) + r["pool_taken"] + r["kitty_taken"]
+        return msg("newmarket.toast.out", n=n, name=r["out"], k=got)
+    if r["blocked"]:
+        return msg("newmarket.toast.blocked_pool" if not classic else "newmarket.toast.blocked", n=n)
+    return None
+
+
+def _pile_names(seed: dict | None) -> list[dict]:
+    """What a carry hands on, for the page: ``name`` (a card, or the kitty's and the pool's message: the
+    page renders it with t()) and ``chips``, pile by pile."""
     if not seed:
-        return {}
-    out = {pretty(c): k for c, k in seed["piles"].items() if k}
-    if seed.get("kitty"):
-        out["kitty"] = seed["kitty"]
-    if seed.get("pool"):
-        out["pool"] = seed["pool"]
+        return []
+    out = [{"name": pretty(c), "chips": k} for c, k in seed["piles"].items() if k]
+    for key in ("kitty", "pool"):
+        if seed.get(key):
+            out.append({"name": msg(f"newmarket.pile.{key}"), "chips": seed[key]})
     return out
 
 
@@ -143,4 +203,4 @@ def candidates(head: dict) -> list[str]:
     return list(head["rules"]["boodles"]) if head["rules"]["variant"] == "classic" else list(QUEENS)
 
 
-__all__ = ["page", "card_info", "deal_lines", "candidates", "is_bury", "RECENT"]
+__all__ = ["page", "card_info", "deal_lines", "candidates", "is_bury", "toast", "scorebar", "DONE", "RECENT"]
