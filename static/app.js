@@ -54,19 +54,24 @@
   document.addEventListener("htmx:afterSettle", buzz);
 
   // After a swap the next step's buttons appear under the finger that just tapped: for 400 ms a tap
-  // at the same place is ignored, so a double tap records one step (taps elsewhere go through; the
-  // server also refuses a step already recorded).
-  var coolUntil = 0, lastTap = null;
+  // where the tap that sent the request was is ignored, so a double tap records one step (taps elsewhere,
+  // and taps that send nothing, like the card keypad, go through; the server also refuses a step already
+  // recorded).
+  var coolUntil = 0, lastTap = null, sentBy = null;
   document.addEventListener("htmx:afterSwap", function (ev) {
     var xhr = ev.detail && ev.detail.xhr;
     if (xhr && xhr.getResponseHeader("HX-Reswap") === "none") return;   // an unchanged poll: nothing moved
     coolUntil = Date.now() + 400;
   });
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    if (ev.detail.elt && ev.detail.elt.id === "live") return;           // a live poll: no finger
+    sentBy = lastTap;
+  });
   document.addEventListener("click", function (ev) {
     if (ev.detail === 0) return;            // the keyboard, not a finger
     var hit = ev.target.closest("#live button, #live a[href], #live [type=submit]");
     if (!hit) return;
-    var near = lastTap && Math.abs(ev.clientX - lastTap.x) < 40 && Math.abs(ev.clientY - lastTap.y) < 40;
+    var near = sentBy && Math.abs(ev.clientX - sentBy.x) < 40 && Math.abs(ev.clientY - sentBy.y) < 40;
     if (Date.now() < coolUntil && near) {
       ev.preventDefault();
       ev.stopImmediatePropagation();

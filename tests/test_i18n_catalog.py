@@ -27,6 +27,9 @@ def test_the_compiled_catalogs_are_those_of_the_po_files():
             po = read_po(fh, locale=lang)
         with open(base + ".mo", "rb") as fh:
             mo = read_mo(fh)
-        want = {m.id: m.string for m in po if m.id and m.string and not m.fuzzy}
-        have = {m.id: m.string for m in mo if m.id}
+        def key(v):
+            return tuple(v) if isinstance(v, (list, tuple)) else v
+
+        want = {key(m.id): key(m.string) for m in po if m.id and m.string and not m.fuzzy}
+        have = {key(m.id): key(m.string) for m in mo if m.id}
         assert have == want, f"{lang}: run `python tools/i18n.py compile`"
