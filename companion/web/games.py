@@ -83,9 +83,10 @@ def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Ca
     page_url = url_for(f"{rec.kind}.game", token=view.token, gi=gi)
 
     def refused(errors: dict, status: int):
-        # the page shown is the game's: the address bar says so (a reload must not land on the POST address)
+        # the page shown is the game's: the address bar says so (a reload must not land on the POST address);
+        # a kind whose refused form shows another screen of the game says which itself
         resp = on_error(errors, status)
-        resp.headers["HX-Replace-Url"] = page_url
+        resp.headers.setdefault("HX-Replace-Url", page_url)
         return resp
 
     try:

@@ -154,6 +154,7 @@ def test_automatic_win_and_disqualified(client, links):
     assert "an automatic win (cuatro_cuerpos) has no melds: no mico" in error_of(resp.get_data(as_text=True), "mico")
     resp = hand(client, game, "p:Bea", status=422, disqualified=["Bea"])
     assert "Bea was disqualified" in error_of(resp.get_data(as_text=True), "winner")
+    assert resp.headers["HX-Replace-Url"] == game                       # the address bar names the table
     assert len(doc(client, links)["games"][0]["hands"]) == 1
 
 

@@ -619,6 +619,7 @@ def test_the_thumb_bar_holds_the_step_now(client, links):
     page = client.get(game + "?end=1").get_data(as_text=True)
     resp = client.post(game + "/end", data={**form_fields(page, game + "/end"), "out": "Zed"})
     assert resp.status_code == 422
+    assert resp.headers["HX-Replace-Url"] == game + "?end=1"           # the address bar names the end screen
     thumb = thumb_of(resp.get_data(as_text=True))
     assert f'action="{game}/end"' in thumb and "is not seated" in thumb
     act(client, game, "/end", out="Bea")

@@ -265,10 +265,8 @@ def _act(token: str, gi: int, build, field_of, what: str, hand_form: bool = Fals
         posted.setlist("new_stake", form.getlist("new_stake"))
 
     def on_error(errors, status):
-        resp = _page(open_session(token), gi, errors, status, form=posted if status == 422 else None)
-        # the page shown is the table's, not the form's address (a reload must not re-post, nor 405)
-        resp.headers["HX-Replace-Url"] = url_for("desmoche.game", token=token, gi=gi)
-        return resp
+        # record() tells the address bar it is the table's page
+        return _page(open_session(token), gi, errors, status, form=posted if status == 422 else None)
 
     return record(view, gi, lambda: build(rec, form), on_error, field_of,
                   location=url_for("desmoche.game", token=token, gi=gi, done=1, step=what))

@@ -245,7 +245,7 @@ def _act(token: str, gi: int, build, field_of, what: str):
     def on_error(errors, status):
         mode = "end" if what == "end" else None
         resp = _page(open_session(token), gi, errors, status, form=form if status == 422 else None, mode=mode)
-        # the page shown is the table's, not the form's address (a reload must not re-post, nor 405)
+        # the end-of-deal screen has its own address (record() would name the table's)
         resp.headers["HX-Replace-Url"] = url_for("newmarket.game", token=token, gi=gi, end=1 if mode else None)
         return resp
 
