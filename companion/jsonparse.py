@@ -359,6 +359,7 @@ def _syntax(text: str, err: json.JSONDecodeError, max_depth: int) -> RuleError:
     if found == "deep":  # nesting too deep comes first in the document
         return RuleError("file.deep", format_path(parts), max=max_depth)
     rest = text[err.pos:].rstrip(_JSON_SPACE)
+    # these are the json module's own messages (its word for a \\u escape cut short included)
     truncated = (not rest and err.msg.startswith("Expecting") or err.msg.startswith("Unterminated string")
                  or err.msg.startswith("Invalid \\uXXXX escape") and len(rest) < 6 and '"' not in rest)
     if truncated:

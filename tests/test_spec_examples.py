@@ -5,7 +5,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from companion.cli import main

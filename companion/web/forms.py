@@ -7,7 +7,7 @@ import re
 from .. import money
 from ..kinds.validate import MAX_COUNT, MAX_MONEY
 from ..messages import N_, NP_, define, msg
-from .i18n import t
+from .i18n import fmt_money, t
 
 INT_RE = re.compile(r"[+-]?[0-9]{1,9}")
 
@@ -140,12 +140,6 @@ def signed(n: int) -> str:
     if n < 0:
         return f"−{-n}"
     return "0"
-
-
-def fmt_money(minor: int, code: str, plus: bool = False) -> str:
-    from .i18n import fmt_money as in_reader_words
-
-    return in_reader_words(minor, code, plus=plus)
 
 
 def template_helpers() -> dict:

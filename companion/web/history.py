@@ -23,7 +23,7 @@ from .. import charts, csvexport, kinds, security, store
 from ..db import get_db
 from ..errors import RuleError
 from ..messages import N_, NP_, define, msg
-from .i18n import fmt_money as format_amount
+from .i18n import fmt_money
 from ..session import Session, player_key, read_file, to_doc
 from .common import open_session, render, request_key, see_other, unchanged_poll
 from .i18n import renderer, t
@@ -106,7 +106,7 @@ def explain(sql: str, params: list) -> list[str]:
 
 def _money(minor: int, code: str | None, plus: bool = False) -> str:
     try:
-        return format_amount(minor, code or DEFAULT_CURRENCY, plus=plus)
+        return fmt_money(minor, code or DEFAULT_CURRENCY, plus=plus)
     except ValueError:
         return str(minor)
 
@@ -439,7 +439,8 @@ def read_archive(raw: bytes) -> list[tuple[str, Session]]:
             try:
                 with zf.open(info) as fh:
                     data = fh.read(MAX_FILE_BYTES + 1)
-            # a damaged zip fails inside the decompressor (zlib.error, EOFError), not only as BadZipFile
+            # a damaged zip fails inside the decompressor (zlib.error, EOFError), not only as BadZipFile;
+            # zipfile raises NotImplementedError for a compression method it does not know
             except (zipfile.BadZipFile, RuntimeError, NotImplementedError, zlib.error, EOFError, OSError,
                     ValueError):
                 raise ArchiveError(msg("archive.damaged", name=name)) from None

@@ -15,6 +15,7 @@ from babel import numbers as bnum
 from babel.dates import format_date, format_datetime
 from flask import Blueprint, g, redirect, request
 from flask_babel import Babel, get_locale, get_translations
+from markupsafe import Markup, escape
 
 from .. import money
 from ..messages import ENGLISH, N_, Renderer, define
@@ -107,8 +108,6 @@ SPANISH_WORDS = {"envite", "órdago", "quiero", "no quiero", "amarracos", "dentr
 def w(term: str, shown: str | None = None, gloss: bool = True):
     """A table word as the table says it, glossed the first time on this page (in English and Japanese;
     ``gloss=False`` in a button, where the first mention in the page carries it)."""
-    from markupsafe import Markup, escape
-
     text = shown or term
     tag = Markup('<span class="term" lang="es">{}</span>').format(text) if term in SPANISH_WORDS else escape(text)
     seen = g.setdefault("glossed", set())

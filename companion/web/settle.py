@@ -11,7 +11,7 @@ from flask import Blueprint, request, url_for
 from .. import kinds
 from ..errors import RuleError
 from ..messages import N_, NP_, define, msg
-from .i18n import fmt_money as format_amount
+from .i18n import fmt_money
 from ..session import settle_of
 from ..settle import EXACT_LIMIT
 from .common import SessionView, open_session, perform, refusal, render, require_edit, see_other, unchanged_poll
@@ -63,7 +63,7 @@ def settle_context(view: SessionView) -> dict:
     st = view.state["settle"]
 
     def money(v, plus=False):
-        return format_amount(v, code, plus=plus)
+        return fmt_money(v, code, plus=plus)
 
     titles = [msg("settle.game", n=gi + 1, title=msg(kinds.KINDS[rec.kind].title)) for gi, rec in enumerate(view.games)]
     by_game = st["by_game"]
@@ -146,7 +146,7 @@ def settle_status(view: SessionView):
     games' running states, never their hands."""
     st = settle_of(view.header, view.games)
     if st["method"] == "unbalanced":
-        return msg("settle.status.on_table", amount=format_amount(st.get("on_table", 0), view.currency))
+        return msg("settle.status.on_table", amount=fmt_money(st.get("on_table", 0), view.currency))
     payments = st["payments"]
     if not payments:
         return None

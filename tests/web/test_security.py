@@ -3,7 +3,6 @@ its draft kept; odd input never answers 500; the admin token stays out of cookie
 keys are scoped; tokens stay out of logs; links never come from the Host header; pages that list edit
 links are not cached; cookies are Secure over HTTPS."""
 import base64
-import json
 import logging
 import re
 import zlib

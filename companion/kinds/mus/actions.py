@@ -81,18 +81,11 @@ class Showdown(Action):
 
 
 @dataclass(frozen=True)
-class PassRest(Action):
-    """Everyone passes every lance still to bid in this hand, and the count goes with it (one form):
-    the better team of each lance that needs one, what each player held (the declarations), or the
-    four hands' cards. With the cards already known it needs nothing more."""
+class PassRest(Showdown):
+    """Everyone passes every lance still to bid in this hand, and the count goes with it (one form): it
+    carries what a count carries (the better team of each lance that needs one, what each player held, or
+    the four hands' cards). With the cards already known it needs nothing more."""
     TYPE = "pass_rest"
-    grande: str | None = None
-    chica: str | None = None
-    pares: str | None = None
-    juego: str | None = None
-    pares_held: dict | None = None
-    juego_held: dict | None = None
-    cards: dict | None = None
 
 
 @dataclass(frozen=True)

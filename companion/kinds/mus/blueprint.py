@@ -2,27 +2,22 @@
 quick reference. Forms become typed actions here; every rule decision is the kind's."""
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from urllib.parse import urlencode
 
-from flask import Blueprint, abort, request, url_for
+from flask import Blueprint, request, url_for
 
-from ... import money
-from ...errors import RuleError
-from ...jsonparse import parse_document
 from ...messages import msg
-from ...web.common import FormError, open_session, perform, refusal, render, require_edit, see_other, unchanged_poll
+from ...web.common import FormError, open_session, render, require_edit, see_other, unchanged_poll
 from ...web.forms import only_one, read_int, read_money, template_helpers
 from ...web.games import at_of, new_game, record, show
 from ...web.i18n import fmt_money, t
-from ..base import GameRec, apply_change, fingerprint
+from ..base import GameRec
 from . import actions as A
 from . import cards as C
-from .kind import KIND, NewMus
+from .kind import NewMus
 from .options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
 from .shape import TALLY_LANCES
-from .view import (MAX_TALLY, JUEGO_CHOICES, PARES_CHOICES, RECENT, hand_view, moved, page, preset_name, read_tally,
+from .view import (MAX_TALLY, JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, read_tally,
                    tally_awards, toast)
 
 bp = Blueprint("mus", __name__)
