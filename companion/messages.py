@@ -7,7 +7,7 @@ renders a message in the reader's language (``Renderer`` with Flask-Babel's gett
 the state JSON and the CSV render it in English (the default renderer).
 
 Templates use gettext's ``%(name)s`` placeholders. A parameter that is itself a message (a dict with a
-``code``) is rendered first; a list is joined with commas. A template given as ``(singular, plural, key)``
+``code``) is rendered first; a list is joined as the reader's language joins one (``join``: commas in English files). A template given as ``(singular, plural, key)``
 is chosen by the number in parameter ``key`` (ngettext).
 """
 from __future__ import annotations
@@ -60,12 +60,13 @@ class Renderer:
 
     def __init__(self, gettext: Callable[[str], str] = _identity, ngettext=_english_plural,
                  number: Callable[[int], str] = str, overrides: dict[str, Callable[[dict], str]] | None = None,
-                 separator: str = ", "):
+                 separator: str = ", ", join: Callable[[list[str]], str] | None = None):
         self.gettext = gettext
         self.ngettext = ngettext
         self.number = number
         self.overrides = overrides or {}
         self.separator = separator
+        self.join = join or separator.join
         self.words: dict[str, str] = {}     # param-less messages already rendered
 
     def value(self, v) -> str:
@@ -77,7 +78,7 @@ class Renderer:
         if t is dict and "code" in v:
             return self(v)
         if t is list or t is tuple:
-            return self.separator.join([self.value(x) for x in v])
+            return self.join([self.value(x) for x in v])
         return "" if v is None else str(v)
 
     def __call__(self, m) -> str:
@@ -130,7 +131,7 @@ class Renderer:
 
     def with_overrides(self, **overrides) -> "Renderer":
         merged = {**self.overrides, **{k.replace("__", "."): v for k, v in overrides.items()}}
-        return Renderer(self.gettext, self.ngettext, self.number, merged, self.separator)
+        return Renderer(self.gettext, self.ngettext, self.number, merged, self.separator, self.join)
 
 
 ENGLISH = Renderer()
