@@ -201,6 +201,21 @@ def w(term: str, shown: str | None = None, gloss: bool = True):
     return tag + Markup(' <small class="gloss">({})</small>').format(get_translations().ugettext(GLOSSES[term]))
 
 
+def mano_is(name: str, gloss: bool = True):
+    """Who is mano, as one sentence of the reader's language ("mano Ane", "es mano Ane", "マノはAne"), the name
+    in bold; glossed like w() the first time on a page (not in Spanish)."""
+    text = get_translations().ugettext(N_("mano %(name)s"))
+    before, _, after = text.partition("%(name)s")
+    out = escape(before) + Markup("<strong>{}</strong>").format(name) + escape(after)
+    language = lang()
+    seen = g.setdefault("glossed", set())
+    if not gloss or language == "es" or "mano" in seen:
+        return out
+    seen.add("mano")
+    note = "mano" if language == "ja" else get_translations().ugettext(GLOSSES["mano"])
+    return out + Markup(' <small class="gloss"{}>({})</small>').format(Markup(' lang="es"') if language == "ja" else "", note)
+
+
 @bp.get("/lang/<code>")
 def choose(code: str):
     """Switch the language of this browser and go back to the page (a preference: nothing is written)."""
@@ -228,7 +243,7 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(_translations()))
     Babel(app, locale_selector=select_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(t=t, w=w, lang=lang, languages=LANGUAGES, fmt_date=fmt_date, number=number,
+    app.jinja_env.globals.update(t=t, w=w, mano_is=mano_is, lang=lang, languages=LANGUAGES, fmt_date=fmt_date, number=number,
                                  vocabulary=vocabulary, vocabularies=VOCABULARY_NAMES)
     app.jinja_env.filters["listing"] = listing
     poker = PokerDomain()

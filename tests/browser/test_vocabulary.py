@@ -50,7 +50,7 @@ def words_of(lang: str, vocab: str) -> dict:
 
 
 def check(page, lang, vocab, width, shots, name, seen):
-    page.screenshot(path=f"{shots}/vocab-{lang}-{vocab}-{width}-{name}.png")
+    page.screenshot(path=f"{shots}/vocab-{lang}-{vocab}-{width}-{name}.png", full_page=True)
     assert page.evaluate("document.documentElement.lang") == lang
     assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name}: wider than the screen"
     text = page.evaluate("document.body.innerText")
@@ -126,8 +126,10 @@ def test_a_night_in_the_tables_words(browser, live_server, shots, locale, lang, 
     ready(page)
     check(page, lang, vocab, width, shots, "05-mus-declare", seen)
     page.locator("label:has(input[name=pares0][value=pareja])").first.tap()
+    page.locator("label:has(input[name=win_juego][value=B])").tap()      # nobody has juego: B wins punto
     tap_and_wait(page, "#thumb button[name=move]")
     check(page, lang, vocab, width, shots, "06-mus-counted", seen)
+    assert page.locator("[name=pares0]").count() == 0, "the hand was not counted"
     page.goto(game + "/reference")
     ready(page)
     check(page, lang, vocab, width, shots, "08-mus-reference", seen)
