@@ -29,6 +29,10 @@ def NP_(singular: str, plural: str, key: str) -> tuple[str, str, str]:
 
 
 CATALOG: dict[str, str | tuple[str, str, str]] = {}
+# One sentence per message: a code "X+Y" is the whole sentence of X whose parameter is the message Y
+# ("mus.why.fold+mus.bet.raise": "... folded to B's raise to 7"), so no language has to glue a translated
+# fragment into another. The renderer picks it when it exists; Y's own parameters join X's.
+COMPOUND: set[str] = set()
 
 
 def define(prefix: str, entries: dict) -> None:
@@ -38,6 +42,8 @@ def define(prefix: str, entries: dict) -> None:
         if code in CATALOG and CATALOG[code] != template:
             raise ValueError(f"message code {code!r} defined twice")
         CATALOG[code] = template
+        if "+" in code:
+            COMPOUND.add(code.split("+", 1)[0])
 
 
 def msg(code: str, **params) -> Msg:
@@ -99,6 +105,13 @@ class Renderer:
             return " · ".join(self.value(x) for x in m["items"])
         if self.overrides and code in self.overrides:
             return self.overrides[code](m)
+        if code in COMPOUND:
+            for k, v in m.items():
+                if v.__class__ is dict and f"{code}+{v.get('code')}" in CATALOG:
+                    code = f"{code}+{v['code']}"
+                    m = {**{a: b for a, b in m.items() if a != k}, **{a: b for a, b in v.items() if a != "code"},
+                         "code": code}
+                    break
         entry = CATALOG.get(code)
         if entry is None:  # a code from a newer version, read from an old database: say what we can
             return code
