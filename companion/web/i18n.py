@@ -204,6 +204,8 @@ def w(term: str, shown: str | None = None, gloss: bool = True):
 def mano_is(name: str, gloss: bool = True):
     """Who is mano, as one sentence of the reader's language ("mano Ane", "es mano Ane", "マノはAne"), the name
     in bold; glossed like w() the first time on a page (not in Spanish)."""
+    if lang() == "en":      # the table's word, glossed, then the name
+        return w("mano", gloss=gloss) + Markup(" <strong>{}</strong>").format(name)
     text = get_translations().ugettext(N_("mano %(name)s"))
     before, _, after = text.partition("%(name)s")
     out = escape(before) + Markup("<strong>{}</strong>").format(name) + escape(after)
