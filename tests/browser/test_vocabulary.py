@@ -166,12 +166,15 @@ def test_a_night_in_the_tables_words(browser, live_server, shots, locale, lang, 
     page.locator("form[action$='/desmoche/new'] button.primary").tap()
     page.wait_for_url("**/desmoche/2*")
     ready(page)
-    for p in PLAYERS:
-        page.locator(f"label:has(input[name=side_corazon_negro_joined][value={p}])").tap()
+    for p in PLAYERS:       # everyone joins (those ticked already stay ticked)
+        if not page.locator(f"input[name=side_corazon_negro_joined][value={p}]").is_checked():
+            page.locator(f"label:has(input[name=side_corazon_negro_joined][value={p}])").tap()
     page.locator("label:has(input[name=side_corazon_negro_winner][value='p:Bea'])").tap()
     page.locator("#thumb label:has(input[name=winner][value='p:Carlos'])").tap()
     tap_and_wait(page, "#thumb button[type=submit]")
     check(page, lang, vocab, width, shots, "12-desmoche-hand", seen)
+    assert page.locator(".has-error, [aria-invalid=true]").count() == 0, "the Desmoche hand was refused"
+    assert page.locator("input[name=side_corazon_negro_joined]:checked").count() in (0, 4)   # next hand's form
     body = page.locator("body").inner_text()
     if lang == "ja":
         assert "コラソン・ネグロ" in body and "デスモッシュ" in "\n".join(seen)
