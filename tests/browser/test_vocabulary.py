@@ -176,6 +176,9 @@ def test_a_night_in_the_tables_words(browser, live_server, shots, locale, lang, 
     assert page.locator(".has-error, [aria-invalid=true]").count() == 0, "the Desmoche hand was refused"
     assert page.locator("input[name=side_corazon_negro_joined]:checked").count() in (0, 4)   # next hand's form
     body = page.locator("body").inner_text()
+    page.goto(edit)         # the session page lists the three games by name
+    ready(page)
+    check(page, lang, vocab, width, shots, "13-session", seen)
     if lang == "ja":
         assert "コラソン・ネグロ" in body and "デスモッシュ" in "\n".join(seen)
     else:
