@@ -102,7 +102,9 @@ def listing(items) -> str:
     items = [str(x) for x in items]
     if not items:
         return ""
-    return format_list(items, locale=lang()) if request else ", ".join(items)
+    if not request or lang() == "en":     # English pages read as the English files do: "A, B, C"
+        return ", ".join(items)
+    return format_list(items, locale=lang())
 
 
 def number(n) -> str:
