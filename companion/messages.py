@@ -7,7 +7,7 @@ renders a message in the reader's language (``Renderer`` with Flask-Babel's gett
 the state JSON and the CSV render it in English (the default renderer).
 
 Templates use gettext's ``%(name)s`` placeholders. A parameter that is itself a message (a dict with a
-``code``) is rendered first; a list is joined with commas. A template given as ``(singular, plural, key)``
+``code``) is rendered first; a list is joined as the reader's language joins one (``join``: commas in English files). A template given as ``(singular, plural, key)``
 is chosen by the number in parameter ``key`` (ngettext).
 """
 from __future__ import annotations
@@ -29,6 +29,10 @@ def NP_(singular: str, plural: str, key: str) -> tuple[str, str, str]:
 
 
 CATALOG: dict[str, str | tuple[str, str, str]] = {}
+# One sentence per message: a code "X+Y" is the whole sentence of X whose parameter is the message Y
+# ("mus.why.fold+mus.bet.raise": "... folded to B's raise to 7"), so no language has to glue a translated
+# fragment into another. The renderer picks it when it exists; Y's own parameters join X's.
+COMPOUND: set[str] = set()
 
 
 def define(prefix: str, entries: dict) -> None:
@@ -38,6 +42,8 @@ def define(prefix: str, entries: dict) -> None:
         if code in CATALOG and CATALOG[code] != template:
             raise ValueError(f"message code {code!r} defined twice")
         CATALOG[code] = template
+        if "+" in code:
+            COMPOUND.add(code.split("+", 1)[0])
 
 
 def msg(code: str, **params) -> Msg:
@@ -60,12 +66,13 @@ class Renderer:
 
     def __init__(self, gettext: Callable[[str], str] = _identity, ngettext=_english_plural,
                  number: Callable[[int], str] = str, overrides: dict[str, Callable[[dict], str]] | None = None,
-                 separator: str = ", "):
+                 separator: str = ", ", join: Callable[[list[str]], str] | None = None):
         self.gettext = gettext
         self.ngettext = ngettext
         self.number = number
         self.overrides = overrides or {}
         self.separator = separator
+        self.join = join or separator.join
         self.words: dict[str, str] = {}     # param-less messages already rendered
 
     def value(self, v) -> str:
@@ -77,7 +84,7 @@ class Renderer:
         if t is dict and "code" in v:
             return self(v)
         if t is list or t is tuple:
-            return self.separator.join([self.value(x) for x in v])
+            return self.join([self.value(x) for x in v])
         return "" if v is None else str(v)
 
     def __call__(self, m) -> str:
@@ -98,6 +105,13 @@ class Renderer:
             return " · ".join(self.value(x) for x in m["items"])
         if self.overrides and code in self.overrides:
             return self.overrides[code](m)
+        if code in COMPOUND:
+            for k, v in m.items():
+                if v.__class__ is dict and f"{code}+{v.get('code')}" in CATALOG:
+                    code = f"{code}+{v['code']}"
+                    m = {**{a: b for a, b in m.items() if a != k}, **{a: b for a, b in v.items() if a != "code"},
+                         "code": code}
+                    break
         entry = CATALOG.get(code)
         if entry is None:  # a code from a newer version, read from an old database: say what we can
             return code
@@ -130,7 +144,7 @@ class Renderer:
 
     def with_overrides(self, **overrides) -> "Renderer":
         merged = {**self.overrides, **{k.replace("__", "."): v for k, v in overrides.items()}}
-        return Renderer(self.gettext, self.ngettext, self.number, merged, self.separator)
+        return Renderer(self.gettext, self.ngettext, self.number, merged, self.separator, self.join)
 
 
 ENGLISH = Renderer()

@@ -14,14 +14,17 @@ from urllib.parse import urlsplit
 from babel import numbers as bnum
 from babel.dates import format_date, format_datetime
 from flask import Blueprint, g, redirect, request
-from flask_babel import Babel, get_locale, get_translations
+from babel.lists import format_list
+from babel.support import NullTranslations
+from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup, escape
 
-from .. import money
+from .. import glossary, money
 from ..messages import ENGLISH, N_, Renderer, define
 
 LANGUAGES = {"en": "English", "es": "Español", "ja": "日本語"}
 COOKIE = "lang"
+VOCAB_COOKIE = "vocab"      # the Japanese Mus words: "spanish" (the rule text's, default) or "poker"
 YEAR = 365 * 24 * 3600
 
 bp = Blueprint("i18n", __name__)
@@ -44,6 +47,66 @@ def lang() -> str:
     return got
 
 
+def vocabulary() -> str:
+    """The Mus words this Japanese reader chose (a preference per browser, like the language)."""
+    chosen = request.cookies.get(VOCAB_COOKIE) if request else None
+    return chosen if chosen in glossary.VOCABULARIES else glossary.VOCABULARIES[0]
+
+
+class PokerWords(NullTranslations):
+    """The Japanese catalog with the glossary's poker words swapped in (ハイ for グランデ, オールイン for オルダゴ…).
+    One catalog is written and reviewed; the second vocabulary is a pure function of it, so a message
+    added later in the rule text's words gets its poker words with nothing more to translate."""
+
+    def __init__(self, base):
+        super().__init__()
+        self.base = base
+        self.cache: dict = {}
+
+    def _swap(self, key, text: str) -> str:
+        hit = self.cache.get(key)
+        if hit is None:
+            hit = self.cache[key] = glossary.poker(text)
+        return hit
+
+    def ugettext(self, message):
+        return self._swap(message, self.base.ugettext(message))
+
+    def ungettext(self, singular, plural, n):
+        return self._swap((singular, plural, n), self.base.ungettext(singular, plural, n))
+
+    def upgettext(self, context, message):
+        return self._swap((context, message), self.base.upgettext(context, message))
+
+    def unpgettext(self, context, singular, plural, n):
+        return self._swap((context, singular, plural, n), self.base.unpgettext(context, singular, plural, n))
+
+    gettext, ngettext, pgettext, npgettext = ugettext, ungettext, upgettext, unpgettext
+
+
+class PokerDomain(Domain):
+    """Flask-Babel's domain for a Japanese reader who chose the poker words (one wrapper per process)."""
+
+    wrapped: dict = {}
+
+    def get_translations(self):
+        base = super().get_translations()
+        got = self.wrapped.get(id(base))
+        if got is None or got.base is not base:
+            got = self.wrapped[id(base)] = PokerWords(base)
+        return got
+
+
+def listing(items) -> str:
+    """Names or amounts joined as the reader's language joins a list ("A, B and C", "A、B、C")."""
+    items = [str(x) for x in items]
+    if not items:
+        return ""
+    if not request or lang() == "en":     # English pages read as the English files do: "A, B, C"
+        return ", ".join(items)
+    return format_list(items, locale=lang())
+
+
 def number(n) -> str:
     return bnum.format_decimal(n, locale=lang())
 
@@ -57,7 +120,7 @@ def renderer() -> Renderer:
             # the catalog's own lookups: the message's parameters are filled in by the Renderer
             tr = get_translations()
             r = Renderer(gettext=tr.ugettext, ngettext=lambda s, p, n: tr.ungettext(s, p, n if isinstance(n, int) else 0),
-                         number=number)
+                         number=number, join=listing)
         g.renderer = r
     return r
 
@@ -89,8 +152,10 @@ def fmt_date(value, with_time: bool = False) -> str:
     return format_date(value, "medium", locale=lang())
 
 
-# The table's words stay in Spanish (Mus, Desmoche) or English (Newmarket) in every language, with a
-# short gloss the first time each appears on a page (not in Spanish, where they are the words).
+# The table's words. English shows the Spanish word with a short English gloss the first time it appears
+# on a page; Spanish shows the word; Japanese shows the glossary's Japanese word in the reader's vocabulary
+# (the catalog's translation of ``shown``) with the Spanish word as a small gloss the first time, since the
+# table may say it aloud.
 GLOSSES = {
     "envite": N_("a bet"), "órdago": N_("all in: the whole game"), "quiero": N_("I accept"),
     "no quiero": N_("I decline"), "amarracos": N_("five-point stones"), "dentro": N_("5 or fewer to win"),
@@ -103,18 +168,56 @@ GLOSSES = {
 }
 SPANISH_WORDS = {"envite", "órdago", "quiero", "no quiero", "amarracos", "dentro", "mano", "pares", "juego",
                  "punto", "paso", "grande", "chica", "lance", "señas", "mico", "arriba del palo", "doble", "triple"}
+# the words as a button or a heading shows them (English source; the catalogs hold their Spanish and
+# Japanese): w() looks them up, so a label never comes from a template literal
+TABLE_WORDS = {
+    "Grande": N_("Grande"), "Chica": N_("Chica"), "Pares": N_("Pares"), "Juego": N_("Juego"), "Punto": N_("Punto"),
+    "Quiero": N_("Quiero"), "No quiero": N_("No quiero"), "Paso": N_("Paso"), "Paso en todo": N_("Paso en todo"),
+    "Órdago": N_("Órdago"), "ÓRDAGO": N_("ÓRDAGO"), "DENTRO": N_("DENTRO"), "Mano": N_("Mano"),
+    "Señas": N_("Señas"), "Kitty": N_("Kitty"), "Micos": N_("Micos"), "Arriba del palo": N_("Arriba del palo"),
+    "envite": N_("envite"), "órdago": N_("órdago"), "quiero": N_("quiero"), "no quiero": N_("no quiero"),
+    "dentro": N_("dentro"), "mano": N_("mano"), "kitty": N_("kitty"), "grande": N_("grande"), "chica": N_("chica"),
+    "pares": N_("pares"), "juego": N_("juego"), "punto": N_("punto"), "paso": N_("paso"),
+}
 
 
 def w(term: str, shown: str | None = None, gloss: bool = True):
-    """A table word as the table says it, glossed the first time on this page (in English and Japanese;
-    ``gloss=False`` in a button, where the first mention in the page carries it)."""
-    text = shown or term
-    tag = Markup('<span class="term" lang="es">{}</span>').format(text) if term in SPANISH_WORDS else escape(text)
+    """A table word in the reader's words, glossed the first time on this page (in English with what it
+    means, in Japanese with the Spanish word; ``gloss=False`` in a button, where the first mention in the
+    page carries it). ``shown`` is the form to show (a catalog message: "Quiero", "ÓRDAGO")."""
+    text = get_translations().ugettext(shown or term)
+    language = lang()
+    spanish = term in SPANISH_WORDS
+    if language == "ja":
+        tag = escape(text)
+        seen = g.setdefault("glossed", set())
+        if not gloss or term in seen or text.lower() == term.lower() or term not in glossary.BY_KEY:
+            return tag
+        seen.add(term)
+        return tag + Markup(' <small class="gloss" lang="es">({})</small>').format(term)
+    tag = Markup('<span class="term" lang="es">{}</span>').format(text) if spanish and language != "es" else escape(text)
     seen = g.setdefault("glossed", set())
-    if not gloss or lang() == "es" or term in seen or term not in GLOSSES:
+    if not gloss or language == "es" or term in seen or term not in GLOSSES:
         return tag
     seen.add(term)
     return tag + Markup(' <small class="gloss">({})</small>').format(get_translations().ugettext(GLOSSES[term]))
+
+
+def mano_is(name: str, gloss: bool = True):
+    """Who is mano, as one sentence of the reader's language ("mano Ane", "es mano Ane", "マノはAne"), the name
+    in bold; glossed like w() the first time on a page (not in Spanish)."""
+    if lang() == "en":      # the table's word, glossed, then the name
+        return w("mano", gloss=gloss) + Markup(" <strong>{}</strong>").format(name)
+    text = get_translations().ugettext(N_("mano %(name)s"))
+    before, _, after = text.partition("%(name)s")
+    out = escape(before) + Markup("<strong>{}</strong>").format(name) + escape(after)
+    language = lang()
+    seen = g.setdefault("glossed", set())
+    if not gloss or language == "es" or "mano" in seen:
+        return out
+    seen.add("mano")
+    note = "mano" if language == "ja" else get_translations().ugettext(GLOSSES["mano"])
+    return out + Markup(' <small class="gloss"{}>({})</small>').format(Markup(' lang="es"') if language == "ja" else "", note)
 
 
 @bp.get("/lang/<code>")
@@ -130,12 +233,29 @@ def choose(code: str):
     return resp
 
 
+@bp.get("/vocab/<code>")
+def choose_vocabulary(code: str):
+    """Switch the Japanese Mus words of this browser (スペイン語読み or ポーカー用語) and go back."""
+    resp = choose("-")
+    if code in glossary.VOCABULARIES:
+        resp.set_cookie(VOCAB_COOKIE, code, max_age=YEAR, samesite="Lax", secure=request.is_secure, httponly=True)
+    return resp
+
+
 def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(_translations()))
     Babel(app, locale_selector=select_language)
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(t=t, w=w, lang=lang, languages=LANGUAGES, fmt_date=fmt_date, number=number)
+    app.jinja_env.globals.update(t=t, w=w, mano_is=mano_is, lang=lang, languages=LANGUAGES, fmt_date=fmt_date, number=number,
+                                 vocabulary=vocabulary, vocabularies=VOCABULARY_NAMES)
+    app.jinja_env.filters["listing"] = listing
+    poker = PokerDomain()
+
+    @app.before_request
+    def _vocabulary():
+        if request.cookies.get(VOCAB_COOKIE) == "poker" and lang() == "ja":
+            poker.as_default()
 
     @app.after_request
     def _vary(resp):
@@ -154,3 +274,5 @@ def _translations():
 define("i18n", {
     "switch": N_("Language"),
 })
+# the names of the Japanese vocabularies (shown in Japanese only, in the language menu)
+VOCABULARY_NAMES = {"spanish": N_("Mus words: Spanish reading"), "poker": N_("Mus words: poker terms")}

@@ -34,7 +34,11 @@ def test_the_watch_link_in_each_phones_language(app, client):
     es = app.test_client().get(watch, headers=ES).get_data(as_text=True)
     ja = app.test_client().get(watch, headers=JA).get_data(as_text=True)
     assert '<html lang="es">' in es and '<html lang="ja">' in ja
-    assert "Grande" in es and "Grande" in ja                       # the table's words stay
+    assert "Grande" in es and "グランデ" in ja                     # the table's words, in the seeds' Japanese
+    poker = app.test_client()
+    poker.set_cookie("vocab", "poker")
+    assert "ハイ" in poker.get(watch, headers=JA).get_data(as_text=True)   # or in the blog's poker words
+    assert "Grande" in poker.get(watch, headers=ES).get_data(as_text=True)  # (Japanese only)
 
 
 def test_money_and_dates_in_the_readers_way(client):

@@ -206,3 +206,31 @@ define("mus", {
     "held_needed": N_("who held %(lance)s? the hand went to the count, so the showdown must say"),
     "adjust_below_zero": N_("a score never goes below 0 (team %(team)s has %(score)s)"),
 })
+
+# the sentences above whose %(bet)s is an envite, a raise or an órdago, each whole (see messages.COMPOUND)
+define("mus", {
+    "why.fold+mus.bet.envite": N_("%(lance)s: %(folder)s folded to %(team)s's envite of %(n)s: +%(points)s"),
+    "why.fold+mus.bet.raise": N_("%(lance)s: %(folder)s folded to %(team)s's raise to %(n)s: +%(points)s"),
+    "why.fold+mus.bet.ordago": N_("%(lance)s: %(folder)s folded to %(team)s's órdago: +%(points)s"),
+    "out.folded+mus.bet.envite": N_("%(folder)s folded to %(team)s's envite of %(n)s: %(team)s +%(points)s"),
+    "out.folded+mus.bet.raise": N_("%(folder)s folded to %(team)s's raise to %(n)s: %(team)s +%(points)s"),
+    "out.folded+mus.bet.ordago": N_("%(folder)s folded to %(team)s's órdago: %(team)s +%(points)s"),
+    "out.called+mus.bet.envite": N_("envite of %(n)s called"),
+    "out.called+mus.bet.raise": N_("raise to %(n)s called"),
+    "out.called+mus.bet.ordago": N_("órdago called"),
+    "why.called+mus.bet.envite": N_("%(lance)s: envite of %(n)s called, %(better)s: +%(points)s"),
+    "why.called+mus.bet.raise": N_("%(lance)s: raise to %(n)s called, %(better)s: +%(points)s"),
+    "why.called+mus.bet.ordago": N_("%(lance)s: órdago called, %(better)s: +%(points)s"),
+    "why.called_punto+mus.bet.envite": N_("%(lance)s: envite of %(n)s called, %(better)s: %(stake)s + punto bonus "
+                                          "%(bonus)s = +%(points)s"),
+    "why.called_punto+mus.bet.raise": N_("%(lance)s: raise to %(n)s called, %(better)s: %(stake)s + punto bonus "
+                                         "%(bonus)s = +%(points)s"),
+    "why.called_punto+mus.bet.ordago": N_("%(lance)s: órdago called, %(better)s: %(stake)s + punto bonus "
+                                          "%(bonus)s = +%(points)s"),
+    "why.called_bonus+mus.bet.envite": N_("%(lance)s: envite of %(n)s called, %(better)s: %(stake)s + bonuses "
+                                          "%(bonuses)s = +%(points)s"),
+    "why.called_bonus+mus.bet.raise": N_("%(lance)s: raise to %(n)s called, %(better)s: %(stake)s + bonuses "
+                                         "%(bonuses)s = +%(points)s"),
+    "why.called_bonus+mus.bet.ordago": N_("%(lance)s: órdago called, %(better)s: %(stake)s + bonuses "
+                                          "%(bonuses)s = +%(points)s"),
+})
