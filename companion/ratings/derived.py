@@ -25,7 +25,7 @@ from .. import store
 from ..session import player_key
 from . import contests as C, rating as R, tally
 
-SCHEMA = "1"
+SCHEMA = "2"
 TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
 
 _TABLES = [
@@ -39,6 +39,9 @@ _TABLES = [
     "CREATE TABLE rt_history (kind TEXT NOT NULL, key TEXT NOT NULL, ord TEXT NOT NULL, mu REAL NOT NULL,"
     " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, ord)) WITHOUT ROWID",
     "CREATE INDEX rt_history_by_ord ON rt_history(ord)",
+    # the rating after each player's last contest of each month (the chart reads months, not contests)
+    "CREATE TABLE rt_monthly (kind TEXT NOT NULL, key TEXT NOT NULL, month TEXT NOT NULL, mu REAL NOT NULL,"
+    " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, month)) WITHOUT ROWID",
     "CREATE TABLE rt_current (kind TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL, mu REAL NOT NULL,"
     " sigma REAL NOT NULL, ordinal REAL NOT NULL, n INTEGER NOT NULL, last_ord TEXT NOT NULL,"
     " PRIMARY KEY (kind, key))",
@@ -176,6 +179,11 @@ def _add_sums(db: Database, share: dict, sign: int) -> None:
 def _rerate(db: Database, cutoff: str) -> None:
     """Replay every contest from ``cutoff`` on, from the ratings stored just before it."""
     db.execute("DELETE FROM rt_history WHERE ord >= ?", [cutoff])
+    month = cutoff[:7]
+    db.execute("DELETE FROM rt_monthly WHERE month >= ?", [month])
+    db.execute("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) SELECT kind, key, ?, mu, sigma, n FROM"
+               " (SELECT kind, key, mu, sigma, n, MAX(ord) FROM rt_history WHERE ord >= ? AND ord < ?"
+               "  GROUP BY kind, key)", [month, month, cutoff])
     for kind, key in db.execute("SELECT kind, key FROM rt_current WHERE last_ord >= ?", [cutoff]).fetchall():
         last = db.execute("SELECT mu, sigma, n, ord FROM rt_history WHERE kind = ? AND key = ?"
                           " ORDER BY ord DESC LIMIT 1", [kind, key]).fetchone()
@@ -207,6 +215,9 @@ def _rerate(db: Database, cutoff: str) -> None:
             for team in contest["teams"]:
                 names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
     db.conn.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
+    monthly = {(kind, key, ord_[:7]): (mu, sigma, n) for kind, key, ord_, mu, sigma, n in history}   # last wins
+    db.conn.executemany("INSERT OR REPLACE INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)",
+                        [[*k, *v] for k, v in monthly.items()])
     db.conn.executemany(
         "INSERT INTO rt_current(kind, key, name, mu, sigma, ordinal, n, last_ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT(kind, key) DO UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
@@ -273,9 +284,9 @@ def rank_of(db: Database, kind: str, ordinal: float) -> int:
 
 def timeline(db: Database, kind: str, key: str) -> list[tuple[str, float, int]]:
     """The rating after the last contest of each month: [(yyyy-mm, ordinal, n)]."""
-    rows = db.execute("SELECT substr(ord, 1, 7) AS month, mu, sigma, n, MAX(ord) FROM rt_history"
-                      " WHERE kind = ? AND key = ? GROUP BY month ORDER BY month", [kind, key]).fetchall()
-    return [(m, R.Rated(mu, sigma).ordinal, n) for m, mu, sigma, n, _o in rows]
+    rows = db.execute("SELECT month, mu, sigma, n FROM rt_monthly WHERE kind = ? AND key = ? ORDER BY month",
+                      [kind, key]).fetchall()
+    return [(m, R.Rated(mu, sigma).ordinal, n) for m, mu, sigma, n in rows]
 
 
 def stats(db: Database, subject: str, what: str) -> list[dict]:

@@ -10,11 +10,13 @@ the admin flag: nobody's name is shown to a phone that never sat with them.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import unicodedata
 from datetime import date, timedelta
 
+from babel import numbers as bnum
 from flask import Blueprint, Response, abort, redirect, request, url_for
 
 from .. import charts, kinds, security
@@ -24,15 +26,18 @@ from ..ratings import derived, rating as R
 from ..ratings.contests import pair_key
 from ..session import player_key
 from .common import render
-from .i18n import number, t
+from .i18n import lang, number, t
 from .sessions import is_admin
 
 bp = Blueprint("ratings", __name__)
 
 KINDS = ("mus", "newmarket", "desmoche")
 BOARD_ROWS = 50
+PAIR_ROWS = 20         # the pairs table: the best 20
+PAIR_NUMBERS = 6       # a player's page: the numbers of the pairs with the most matches
 MIN_TOGETHER = 3       # best partner / toughest pair: at least this many matches
 MAX_NAME = 60
+MAX_POINTS = 24       # the rating chart: at most this many months (else quarters)
 
 
 class Visible:
@@ -62,7 +67,16 @@ def _refresh():
 
 
 def _score(ordinal: float) -> str:
-    return number(round(ordinal, 1))
+    """One decimal in the reader's notation (babel's formatter costs ~0.3 ms a number: a chart has
+    hundreds, so the symbols are looked up once per language)."""
+    dot, minus = _symbols(lang())
+    text = f"{round(ordinal, 1) + 0.0:.1f}".removesuffix(".0")   # + 0.0: never "-0"
+    return text.replace("-", minus).replace(".", dot)
+
+
+@functools.lru_cache(maxsize=8)
+def _symbols(code: str) -> tuple[str, str]:
+    return bnum.get_decimal_symbol(code), bnum.get_minus_sign_symbol(code)
 
 
 def _kind_title(kind: str) -> str:
@@ -118,7 +132,7 @@ def board_rows(filters: dict) -> tuple[list[dict], list[dict]]:
     for rows in (players, pairs):
         for i, r in enumerate(rows):
             r.update(rank=i + 1, score=_score(r["ordinal"]), provisional=r["n"] < R.PROVISIONAL)
-    return players, pairs[:BOARD_ROWS]
+    return players, pairs[:PAIR_ROWS]
 
 
 @bp.get("/ratings")
@@ -236,33 +250,44 @@ def player_model(key: str) -> dict | None:
     tough = [p for p in opp if p["played"] >= MIN_TOGETHER]
     toughest = min(tough, key=lambda p: (p["rate"], -p["played"]), default=None)
     pairs = [{"key": pair_key(key, p["other"]), "name": f"{name} & {p['name']}",
-              "numbers": numbers_rows(derived.mus_numbers(db, pair_key(key, p["other"])))} for p in partners]
+              "numbers": numbers_rows(derived.mus_numbers(db, pair_key(key, p["other"])))}
+             for p in partners[:PAIR_NUMBERS]]
     return {"key": key, "name": name, "ratings": ratings, "partners": partners, "best": best,
             "toughest": toughest, "opponents": sorted(opp, key=lambda p: (-p["played"], p["name"]))[:10],
             "numbers": numbers_rows(derived.mus_numbers(db, key)), "pairs": [p for p in pairs if p["numbers"]]}
 
 
 def _rating_chart(key: str) -> str:
+    """One line per game kind: the rating at the end of each month (of each quarter past two years of
+    months: a chart of at most 24 points, whatever the length of the history)."""
     db = get_db()
     lines = {kind: derived.timeline(db, kind, key) for kind in KINDS}
     months = sorted({m for pts in lines.values() for m, _o, _n in pts})
     if not months:
         return ""
-    labels = [t(msg("chart.start"))] + months
+    by_quarter = len(months) > MAX_POINTS
+
+    def period(month: str) -> str:   # a quarter is labelled by its last month
+        if not by_quarter:
+            return month
+        y, m = month.split("-")
+        return f"{y}-{(int(m) + 2) // 3 * 3:02d}"
+
+    periods = sorted({period(m) for m in months})[-MAX_POINTS:]
+    labels = [t(msg("chart.start"))] + periods
     series = []
     for kind, pts in lines.items():
         if not pts:
             continue
-        at = {m: o for m, o, _n in pts}
+        at = {period(m): o for m, o, _n in pts}      # months in order: the period's last one wins
         values, last, started = [0.0], 0.0, False
-        for m in months:
-            if m in at:
-                last, started = at[m], True
+        for p in periods:
+            if p in at:
+                last, started = at[p], True
             values.append(round(last, 2) if started else None)
-        values[0] = 0.0
         series.append({"name": _kind_title(kind), "values": values})
-    return charts.line_chart("rating-chart", t(msg("rt.chart_title")), labels, series,
-                             fmt=lambda v: number(round(v, 1)), say=t)
+    title = msg("rt.chart_quarters") if by_quarter else msg("rt.chart_title")
+    return charts.line_chart("rating-chart", t(title), labels, series, fmt=_score, say=t)
 
 
 @bp.get("/ratings/players/<path:key>")
@@ -337,6 +362,7 @@ define("rt", {
     "same_player": N_("Choose two different players."),
     "as_partners": N_("Mus, as partners"),
     "chart_title": N_("Rating over time (month by month)"),
+    "chart_quarters": N_("Rating over time (quarter by quarter)"),
     "fig.envites": N_("Envites made (bets and raises)"),
     "fig.accepted": N_("Envites accepted (the others' envites called)"),
     "fig.folds": N_("Folds"),

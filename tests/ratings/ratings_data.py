@@ -38,3 +38,29 @@ def make_db(tmp_path, docs, name="r.db"):
 
 def rating_rows(db):
     return db.execute("SELECT kind, key, name, mu, sigma, n FROM rt_current ORDER BY kind, key").fetchall()
+
+
+def season(nights=36, seed=22):
+    """A club's season: Mus matches played with cards and bids (checked hand by hand by the Mus engine),
+    Desmoche series and Newmarket games among eight players, a night a week."""
+    import os
+    import random
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
+    from history_bench import desmoche_game, mus_game, newmarket_game
+
+    rnd = random.Random(seed)
+    club = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Garazi", "Koldo", "Leire"]
+    docs = []
+    for i in range(nights):
+        players = rnd.sample(club, rnd.choice([4, 5, 6]))
+        games = [mus_game(rnd, rnd.sample(players, 4))]
+        if i % 3 == 0:
+            games.append(desmoche_game(rnd, players[:3]))
+        if i % 4 == 1:
+            games.append(newmarket_game(rnd, players[:4]))
+        month, day = 1 + i // 4, 1 + 7 * (i % 4)
+        docs.append(doc(f"{'Txoko league' if i % 2 else 'At Koldo’s'} {i + 1}", f"2026-{month:02d}-{day:02d}T21:00:00+01:00",
+                        games, players))
+    return docs

@@ -127,3 +127,21 @@ def test_ties_share_the_rank(tmp_path):
     model = PlackettLuce()
     new = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[1, 1, 3])
     assert rows["ane"] == rows["bea"] == (new[0][0].mu, new[0][0].sigma)
+
+
+def test_the_monthly_chart_rows_follow_corrections(tmp_path):
+    docs = history()
+    for d, day in zip(docs[1:], ("2026-02-02", "2026-02-16", "2026-02-26", "2026-02-26")):
+        d["started"] = day + d["started"][10:]
+    db = make_db(tmp_path, docs)
+    derived.refresh(db)
+    sid = db.execute("SELECT id FROM sessions WHERE name = 'Three'").fetchone()[0]
+    fix = ReplaceHand(index=2, hand={"tally": [{"team": "A", "points": 40}]})   # mid-February
+    store.write(db, sid, "game", {"game": 0, "action": fix}, browser="b", key=None, seen_version=None, location="")
+    derived.refresh(db)
+    monthly = db.execute("SELECT kind, key, month, mu, sigma, n FROM rt_monthly ORDER BY 1, 2, 3").fetchall()
+    last = db.execute("SELECT kind, key, substr(ord, 1, 7), mu, sigma, n FROM rt_history h WHERE ord ="
+                      " (SELECT MAX(ord) FROM rt_history WHERE kind = h.kind AND key = h.key"
+                      "  AND substr(ord, 1, 7) = substr(h.ord, 1, 7)) ORDER BY 1, 2, 3").fetchall()
+    assert monthly == last
+    assert {m for _k, _key, m, *_ in monthly} == {"2026-01", "2026-02"}
