@@ -80,27 +80,72 @@ def _build(db: Database) -> None:
     for sql in _TABLES + _TRIGGERS:
         db.execute(sql)
     db.execute("INSERT INTO rt_dirty(session_id) SELECT id FROM sessions")
+    db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
     db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_schema', ?)", [SCHEMA])
+
+
+SESSIONS_PER_LOCK = 20     # sessions whose share is replaced under one write lock
+CONTESTS_PER_LOCK = 300    # contests replayed under one write lock
 
 
 def refresh(db: Database) -> int:
     """Bring the tables up to date with the sessions; returns how many sessions were read again.
-    Cheap when nothing changed (one indexed row read)."""
-    if _ready(db) and db.execute("SELECT 1 FROM rt_dirty LIMIT 1").fetchone() is None:
+    Cheap when nothing changed (one indexed row read).
+
+    Taps never wait long for it: sessions are read outside any lock and their shares replaced a few at a
+    time, then the ratings replayed a few hundred contests at a time, each step under its own short write
+    lock. Where the replay stands is kept in ``meta`` (``ratings_pending``: the first contest not yet
+    rated), so a step interrupted anywhere is taken up again by the next reader."""
+    if _ready(db) and db.execute("SELECT 1 FROM rt_dirty LIMIT 1").fetchone() is None \
+            and _pending(db) is None:
         return 0
-    with store.immediate(db):
-        if not _ready(db):
-            _build(db)
-        ids = [r[0] for r in db.execute("SELECT session_id FROM rt_dirty ORDER BY session_id").fetchall()]
-        cutoff = None
-        for sid in ids:
-            changed = _reread(db, sid)
-            if changed is not None and (cutoff is None or changed < cutoff):
-                cutoff = changed
-        db.execute("DELETE FROM rt_dirty")
-        if cutoff is not None:
-            _rerate(db, cutoff)
-    return len(ids)
+    if not _ready(db):
+        with store.immediate(db):
+            if not _ready(db):
+                _build(db)
+    done = 0
+    while True:
+        ids = [r[0] for r in db.execute("SELECT session_id FROM rt_dirty ORDER BY session_id LIMIT ?",
+                                        [SESSIONS_PER_LOCK]).fetchall()]
+        if not ids:
+            break
+        with store.snapshot(db):
+            read = {sid: _read(db, sid) for sid in ids}
+        with store.immediate(db):
+            for sid, (version, new) in read.items():
+                changed = _replace(db, sid, new)
+                if changed is not None:
+                    _lower_pending(db, changed)
+                # still dirty if it was written to since it was read (the trigger keeps its row)
+                db.execute("DELETE FROM rt_dirty WHERE session_id = ?"
+                           " AND (SELECT version FROM sessions WHERE id = ?) IS ?", [sid, sid, version])
+        done += len(ids)
+    while _pending(db) is not None:
+        with store.immediate(db):
+            start = _pending(db)
+            if start is not None:
+                _rerate(db, start, CONTESTS_PER_LOCK)
+    return done
+
+
+def _pending(db: Database) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = 'ratings_pending'").fetchone()
+    return row[0] if row else None
+
+
+def _lower_pending(db: Database, ord_: str) -> None:
+    current = _pending(db)
+    if current is None or ord_ < current:
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_pending', ?)", [ord_])
+
+
+def _read(db: Database, sid: int) -> tuple[int | None, dict | None]:
+    """(the session's version, its share now) or (None, None) when it is gone."""
+    row = db.execute("SELECT COALESCE(started, created), version FROM sessions WHERE id = ?", [sid]).fetchone()
+    if row is None:
+        return None, None
+    sess = store.load(db, sid)
+    return row[1], session_share(sid, row[0] or "", sess.header, sess.games)
 
 
 def session_share(session_id: int, started: str, head: dict, recs) -> dict:
@@ -126,16 +171,10 @@ def session_share(session_id: int, started: str, head: dict, recs) -> dict:
     return {"contests": found, "stats": stats, "mus": mus, "names": names, "club": "club" in head}
 
 
-def _reread(db: Database, sid: int) -> str | None:
+def _replace(db: Database, sid: int, new: dict | None) -> str | None:
     """Replace one session's share; returns the earliest ``ord`` whose contests changed (or None)."""
     old_row = db.execute("SELECT data FROM rt_sessions WHERE session_id = ?", [sid]).fetchone()
     old = json.loads(old_row[0]) if old_row else None
-    row = db.execute("SELECT COALESCE(started, created) FROM sessions WHERE id = ?", [sid]).fetchone()
-    if row is None:
-        new = None
-    else:
-        sess = store.load(db, sid)
-        new = session_share(sid, row[0] or "", sess.header, sess.games)
     if old == new:
         return None
     if old:
@@ -176,8 +215,10 @@ def _add_sums(db: Database, share: dict, sign: int) -> None:
             db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
 
 
-def _rerate(db: Database, cutoff: str) -> None:
-    """Replay every contest from ``cutoff`` on, from the ratings stored just before it."""
+def _rerate(db: Database, cutoff: str, limit: int) -> None:
+    """Replay up to ``limit`` contests from ``cutoff`` on, from the ratings stored just before it, and
+    move ``ratings_pending`` past them. Whatever was rated from ``cutoff`` on before is taken back first
+    (a no-op when a previous step already did it)."""
     db.execute("DELETE FROM rt_history WHERE ord >= ?", [cutoff])
     month = cutoff[:7]
     db.execute("DELETE FROM rt_monthly WHERE month >= ?", [month])
@@ -203,7 +244,10 @@ def _rerate(db: Database, cutoff: str) -> None:
         return cache[(kind, key)]
 
     history, last_ord = [], {}
-    for ord_, data in db.execute("SELECT ord, data FROM rt_contests WHERE ord >= ? ORDER BY ord", [cutoff]).fetchall():
+    batch = db.execute("SELECT ord, data FROM rt_contests WHERE ord >= ? ORDER BY ord LIMIT ?",
+                       [cutoff, limit + 1]).fetchall()
+    following = batch[limit][0] if len(batch) > limit else None
+    for ord_, data in batch[:limit]:
         contest = json.loads(data)
         for (kind, key), r in R.rate(contest, get).items():
             cache[(kind, key)] = r
@@ -224,6 +268,10 @@ def _rerate(db: Database, cutoff: str) -> None:
         " ordinal = excluded.ordinal, n = excluded.n, last_ord = excluded.last_ord",
         [[kind, key, names.get((kind, key), key), r.mu, r.sigma, r.ordinal, r.n, last_ord[(kind, key)]]
          for (kind, key), r in cache.items() if (kind, key) in last_ord])
+    if following is None:
+        db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
+    else:
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_pending', ?)", [following])
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -145,3 +145,38 @@ def test_the_monthly_chart_rows_follow_corrections(tmp_path):
                       "  AND substr(ord, 1, 7) = substr(h.ord, 1, 7)) ORDER BY 1, 2, 3").fetchall()
     assert monthly == last
     assert {m for _k, _key, m, *_ in monthly} == {"2026-01", "2026-02"}
+
+
+def test_small_steps_rate_as_one_big_step(tmp_path, monkeypatch):
+    """Shares replaced a few sessions at a time and contests replayed a few at a time (short write
+    locks) give exactly the ratings of one pass."""
+    docs = history()
+    whole = make_db(tmp_path, docs, "whole.db")
+    derived.refresh(whole)
+    monkeypatch.setattr(derived, "SESSIONS_PER_LOCK", 2)
+    monkeypatch.setattr(derived, "CONTESTS_PER_LOCK", 1)
+    steps = make_db(tmp_path, docs, "steps.db")
+    assert derived.refresh(steps) == len(docs)
+    assert rating_rows(steps) == rating_rows(whole)
+    assert steps.execute("SELECT * FROM rt_monthly ORDER BY 1, 2, 3").fetchall() == \
+        whole.execute("SELECT * FROM rt_monthly ORDER BY 1, 2, 3").fetchall()
+
+
+def test_a_write_during_the_read_keeps_the_session_dirty(tmp_path, monkeypatch):
+    """A tap that lands between the read of a session and the replacement of its share leaves the
+    session dirty: it is read again, nothing is missed."""
+    db = make_db(tmp_path, history()[:1])
+    real_read = derived._read
+    reads = []
+
+    def read_then_a_tap_lands(db_, sid):
+        out = real_read(db_, sid)
+        reads.append(sid)
+        if len(reads) == 1:
+            db_.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", [sid])
+        return out
+
+    monkeypatch.setattr(derived, "_read", read_then_a_tap_lands)
+    assert derived.refresh(db) == 2
+    assert len(reads) == 2 and reads[0] == reads[1]
+    assert db.execute("SELECT COUNT(*) FROM rt_dirty").fetchone()[0] == 0

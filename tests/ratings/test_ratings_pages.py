@@ -91,3 +91,17 @@ def test_a_new_night_moves_the_board_without_rereading_the_rest(client, app):
     assert derived.refresh(db) == 1
     rows = {r["player"]: r for r in board_csv(client) if r["board"] == "players"}
     assert rows["Ane"]["games"] == "5" and rows["Ane"]["provisional"] == "no"
+
+
+NASTY = ["", "\u0000", "%", "_", "\\", "x" * 300, "💥", "é\u202e", "[" * 500, "9999-99-99", "2026-02-30", "-1"]
+
+
+def test_odd_input_never_answers_500(client, app):
+    load_docs(app, client, HISTORY)
+    for value in NASTY:
+        for url, field in (("/ratings", "q"), ("/ratings", "from"), ("/ratings", "kind"), ("/ratings.csv", "to"),
+                           ("/ratings/h2h", "a"), ("/ratings/h2h", "b")):
+            resp = client.get(url, query_string={field: value, "a": "Ane"} if field == "b" else {field: value})
+            assert resp.status_code in (200, 422), (url, field, value, resp.status_code)
+        resp = client.get("/ratings/players/" + (value or "x").replace("/", ""))
+        assert resp.status_code in (301, 404, 200), (value, resp.status_code)
