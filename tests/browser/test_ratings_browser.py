@@ -8,7 +8,19 @@ import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "ratings"))
 from ratings_data import season  # noqa: E402
-from test_history_browser import _no_overflow  # noqa: E402
+
+
+def _no_overflow(page, width=360) -> None:
+    """Nothing wider than the screen, and every link, button, summary and field at least 44 x 44 px."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
+    small = page.evaluate("""() => [...document.querySelectorAll(
+        'main a, main button, main summary, main select, main input:not([type=hidden]), main textarea')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => { const r = e.getBoundingClientRect();
+                    return [e.tagName, (e.textContent || e.name || '').trim().slice(0, 30),
+                            Math.round(r.width), Math.round(r.height)]; })
+        .filter(([, , w, h]) => w < 44 || h < 44)""")
+    assert not small, f"tap targets under 44 px on {page.url}: {small}"
 
 
 def _archive(tmp_path):
@@ -88,3 +100,24 @@ def test_ratings_at_320_px(browser, live_server, tmp_path):
             assert width <= 320, (url, width, wide)
     finally:
         ctx.close()
+
+
+def test_no_serious_axe_violation_on_the_ratings_pages(browser, live_server, tmp_path):
+    from axe_playwright_python.sync_playwright import Axe
+
+    for scheme in ("light", "dark"):
+        ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
+                                  is_mobile=True, color_scheme=scheme, reduced_motion="reduce")
+        try:
+            page = ctx.new_page()
+            _import(page, live_server, _archive(tmp_path))
+            for url in ("/ratings", "/ratings/players/ane", "/ratings/h2h?a=Ane&b=Bea", "/ratings/h2h?a=Ane&b=Zoe"):
+                page.goto(live_server + url)
+                _styled(page)
+                page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+                violations = Axe().run(page).response["violations"]
+                blocking = [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations
+                            if v.get("impact") in ("critical", "serious")]
+                assert not blocking, (scheme, url, blocking)
+        finally:
+            ctx.close()
