@@ -44,6 +44,7 @@ from companion.errors import RuleError  # noqa: E402
 from companion.kinds.mus.hand import Play, start_state  # noqa: E402
 from companion.kinds.mus.kind import ctx_of  # noqa: E402
 from companion.kinds.mus.shape import norm_head, norm_item  # noqa: E402
+from companion.ratings import derived  # noqa: E402
 
 POOL = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Fermín", "Garazi", "Haritz", "Iñaki", "Jone", "Koldo",
         "Leire", "Mikel", "Nerea", "Oier", "Paula", "Quique", "Rosa", "Sara", "Txema", "Unai", "Vega",
@@ -293,10 +294,13 @@ def ratings_rounds(small: str, large: str, runs: int) -> tuple[list[tuple], floa
     """The ratings pages on both databases, interleaved round by round (the same load on both)."""
     cs, _ = clients(small)
     cl, _ = clients(large)
-    t0 = time.perf_counter()
-    one(cl, "/ratings")              # the first request builds the ratings tables from every session
-    first_build = time.perf_counter() - t0
-    one(cs, "/ratings")
+    first_build = 0.0
+    for path in (large, small):      # the first build of the ratings tables, from every session
+        db = connect(path)
+        t0 = time.perf_counter()
+        derived.refresh(db)
+        first_build = first_build or time.perf_counter() - t0
+        db.conn.close()
     ks, ns, _ = top_player(small)
     kl, nl, _ = top_player(large)
     pages = [("Leaderboard /ratings (Mus)", "/ratings", "/ratings"),
@@ -379,8 +383,8 @@ def main() -> None:
         lines.append(f"| {name} | {statistics.median(values):.1f} | {p95(values):.1f} | < 100 |")
     rrows, first_build = ratings_rounds(small, path, runs)
     lines += ["", f"Ratings (issue 22): the same pages on {args.small} and on {n_sessions:,} sessions, interleaved "
-              f"round by round ({runs} rounds; the new-result row: every 4th round). Median ms. The first "
-              f"request on the large database built the ratings tables from every session: {first_build:.0f} s "
+              f"round by round ({runs} rounds; the new-result row: every 4th round). Median ms. Building the "
+              f"ratings tables from every session of the large database took {first_build:.0f} s "
               "(once; afterwards only what changed is read again).",
               "",
               f"| page | {args.small} sessions | {n_sessions:,} sessions | ratio | aim |",

@@ -18,6 +18,7 @@ the same), the session id (only for identical sessions, whose order changes noth
 from __future__ import annotations
 
 import json
+import time
 
 from sqlite_utils import Database
 
@@ -88,9 +89,10 @@ SESSIONS_PER_LOCK = 20     # sessions whose share is replaced under one write lo
 CONTESTS_PER_LOCK = 300    # contests replayed under one write lock
 
 
-def refresh(db: Database) -> int:
+def refresh(db: Database, budget: float | None = None) -> int:
     """Bring the tables up to date with the sessions; returns how many sessions were read again.
-    Cheap when nothing changed (one indexed row read).
+    Cheap when nothing changed (one indexed row read). With a ``budget`` (seconds), it stops after the
+    step that passes it (``behind`` then says how much is left for the next call).
 
     Taps never wait long for it: sessions are read outside any lock and their shares replaced a few at a
     time, then the ratings replayed a few hundred contests at a time, each step under its own short write
@@ -103,8 +105,13 @@ def refresh(db: Database) -> int:
         with store.immediate(db):
             if not _ready(db):
                 _build(db)
-    done = 0
-    while True:
+    done = steps = 0
+    until = None if budget is None else time.monotonic() + budget
+
+    def more() -> bool:   # at least one step per call, however small the budget
+        return until is None or steps == 0 or time.monotonic() < until
+
+    while more():
         ids = [r[0] for r in db.execute("SELECT session_id FROM rt_dirty ORDER BY session_id LIMIT ?",
                                         [SESSIONS_PER_LOCK]).fetchall()]
         if not ids:
@@ -120,12 +127,23 @@ def refresh(db: Database) -> int:
                 db.execute("DELETE FROM rt_dirty WHERE session_id = ?"
                            " AND (SELECT version FROM sessions WHERE id = ?) IS ?", [sid, sid, version])
         done += len(ids)
-    while _pending(db) is not None:
+        steps += 1
+    while _pending(db) is not None and more():
         with store.immediate(db):
             start = _pending(db)
             if start is not None:
                 _rerate(db, start, CONTESTS_PER_LOCK)
+        steps += 1
     return done
+
+
+def behind(db: Database) -> int | None:
+    """None when the tables are up to date; else how many sessions are still to be read (0: only the
+    replay of the ratings is left)."""
+    if not _ready(db):
+        return db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+    dirty = db.execute("SELECT COUNT(*) FROM rt_dirty").fetchone()[0]
+    return dirty if dirty or _pending(db) is not None else None
 
 
 def _pending(db: Database) -> str | None:

@@ -62,8 +62,30 @@ class Visible:
         return all(self(k) for k in members)
 
 
+REFRESH_BUDGET = 3.0    # seconds a page spends bringing the ratings up to date before it says "wait"
+
+
+class StillCounting(Exception):
+    def __init__(self, left: int):
+        self.left = left
+
+
 def _refresh():
-    derived.refresh(get_db())
+    """Bring the ratings up to date (the sessions written to since the last page: usually a few). A
+    first build over years of history takes longer: the page then says so and reloads itself."""
+    db = get_db()
+    derived.refresh(db, REFRESH_BUDGET)
+    left = derived.behind(db)
+    if left is not None:
+        raise StillCounting(left)
+
+
+@bp.errorhandler(StillCounting)
+def _still_counting(err: StillCounting):
+    resp = render("ratings_wait.html", None, status=503, left=err.left)
+    resp.headers["Retry-After"] = "3"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 def _score(ordinal: float) -> str:

@@ -105,3 +105,17 @@ def test_odd_input_never_answers_500(client, app):
             assert resp.status_code in (200, 422), (url, field, value, resp.status_code)
         resp = client.get("/ratings/players/" + (value or "x").replace("/", ""))
         assert resp.status_code in (301, 404, 200), (value, resp.status_code)
+
+
+def test_a_long_first_count_says_wait_and_catches_up(client, app, monkeypatch):
+    from companion.ratings import derived
+    from companion.web import ratings as web
+
+    load_docs(app, client, HISTORY)
+    monkeypatch.setattr(web, "REFRESH_BUDGET", 0.0)       # one step per page: a session read, or a replay
+    monkeypatch.setattr(derived, "SESSIONS_PER_LOCK", 1)
+    resp = client.get("/ratings")
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "3"
+    assert "3 sessions still to read" in resp.get_data(as_text=True)
+    assert [client.get("/ratings").status_code for _ in range(4)] == [503, 503, 503, 200]
+    assert "Ane" in client.get("/ratings").get_data(as_text=True)
