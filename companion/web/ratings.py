@@ -14,7 +14,7 @@ import functools
 import io
 import re
 import unicodedata
-from datetime import date, timedelta
+from datetime import date
 
 from babel import numbers as bnum
 from flask import Blueprint, Response, abort, redirect, request, url_for
@@ -141,7 +141,8 @@ def board_rows(filters: dict) -> tuple[list[dict], list[dict]]:
     seen = Visible()
     scoped = filters["from"] or filters["to"] or filters["club"] or filters["q"]
     if scoped:
-        end = (date.fromisoformat(filters["to"]) + timedelta(days=1)).isoformat() if filters["to"] else None
+        # "~" sorts after anything that follows the date in an ord ("T21:00…", "|"): the whole last day
+        end = filters["to"] + "~" if filters["to"] else None
         found = derived.board_between(db, kind, filters["from"] or None, end, filters["club"],
                                       _like(filters["q"]) if filters["q"] else None)
         players, pairs = found.get(kind, []), found.get(R.PAIRS, [])

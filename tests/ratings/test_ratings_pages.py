@@ -93,7 +93,8 @@ def test_a_new_night_moves_the_board_without_rereading_the_rest(client, app):
     assert rows["Ane"]["games"] == "5" and rows["Ane"]["provisional"] == "no"
 
 
-NASTY = ["", "\u0000", "%", "_", "\\", "x" * 300, "💥", "é\u202e", "[" * 500, "9999-99-99", "2026-02-30", "-1"]
+NASTY = ["", "\u0000", "%", "_", "\\", "x" * 300, "💥", "é\u202e", "[" * 500, "9999-99-99", "2026-02-30", "-1",
+         "9999-12-31", "0001-01-01"]
 
 
 def test_odd_input_never_answers_500(client, app):
