@@ -150,12 +150,23 @@ def board_rows(filters: dict) -> tuple[list[dict], list[dict]]:
         # the stored board, read best first until a page of visible players is found
         players = derived.board(db, kind, BOARD_ROWS * 10)
         pairs = derived.board(db, R.PAIRS, BOARD_ROWS * 10, R.PAIR_MIN) if kind == "mus" else []
-    players = [r for r in players if seen(r["key"])][:BOARD_ROWS]
-    pairs = [r for r in pairs if r["n"] >= R.PAIR_MIN and seen.pair(r["key"], tuple(r["key"].split("|", 1)))]
+    players = _first(players, BOARD_ROWS, lambda r: seen(r["key"]))
+    pairs = _first(pairs, PAIR_ROWS, lambda r: r["n"] >= R.PAIR_MIN and seen.pair(r["key"], tuple(r["key"].split("|", 1))))
     for rows in (players, pairs):
         for i, r in enumerate(rows):
             r.update(rank=i + 1, score=_score(r["ordinal"]), provisional=r["n"] < R.PROVISIONAL)
-    return players, pairs[:PAIR_ROWS]
+    return players, pairs
+
+
+def _first(rows: list[dict], count: int, keep) -> list[dict]:
+    """The first ``count`` rows that ``keep`` accepts (the rest is never looked at)."""
+    out = []
+    for r in rows:
+        if len(out) == count:
+            break
+        if keep(r):
+            out.append(r)
+    return out
 
 
 @bp.get("/ratings")
