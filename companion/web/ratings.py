@@ -254,7 +254,8 @@ def _rate(row: dict) -> float:
     return row["won"] / row["played"] if row["played"] else 0.0
 
 
-def player_model(key: str) -> dict | None:
+def player_model(key: str, pair_numbers: int | None = PAIR_NUMBERS) -> dict | None:
+    """Everything a player's ratings page shows (``pair_numbers``: how many pairs' Mus numbers; None: all)."""
     db = get_db()
     _refresh()
     seen = Visible()
@@ -285,7 +286,7 @@ def player_model(key: str) -> dict | None:
     toughest = min(tough, key=lambda p: (p["rate"], -p["played"]), default=None)
     pairs = [{"key": pair_key(key, p["other"]), "name": f"{name} & {p['name']}",
               "numbers": numbers_rows(derived.mus_numbers(db, pair_key(key, p["other"])))}
-             for p in partners[:PAIR_NUMBERS]]
+             for p in partners[:pair_numbers]]
     return {"key": key, "name": name, "ratings": ratings, "partners": partners, "best": best,
             "toughest": toughest, "opponents": sorted(opp, key=lambda p: (-p["played"], p["name"]))[:10],
             "numbers": numbers_rows(derived.mus_numbers(db, key)), "pairs": [p for p in pairs if p["numbers"]]}
@@ -342,7 +343,7 @@ def player(key):
 
 @bp.get("/ratings/players/<path:key>/numbers.csv")
 def player_csv(key):
-    model = player_model(player_key(key))
+    model = player_model(player_key(key), pair_numbers=None)   # every pair in the file
     if model is None:
         abort(404)
     rows = [["subject", "figure", "value", "of", "rests_on", "basis"]]
