@@ -1,0 +1,383 @@
+"""The ratings' tables: derived from the sessions, kept up to date lazily, never written by a tap.
+
+How it stays fresh without the store knowing about it: SQLite triggers on ``sessions`` (a session
+created, written to (its ``version`` moves), re-dated or deleted) put its id in ``rt_dirty``. Whoever
+reads the ratings first calls ``refresh``: each dirty session is read again (``store.load``, the one call
+into the store), its share of the sums (partners, rivals, Mus numbers) is taken back and added anew,
+its contests replace the old ones, and the ratings are replayed from the earliest contest that changed
+(a live night: its own matches only; a correction of an old hand: everything after that hand's night).
+
+Everything here can be dropped and rebuilt from the sessions: when the tables or the triggers are
+missing (a new database, a migration that rebuilt ``sessions``) or ``SCHEMA`` changes, they are built
+again from every session.
+
+Contests are ordered by ``ord``: the session's start, a digest of its contests (two sessions that start
+at the same moment are taken in the order of their content, so an archive imported in any order rates
+the same), the session id (only for identical sessions, whose order changes nothing) and the game index.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+from sqlite_utils import Database
+
+from .. import store
+from ..session import player_key
+from . import contests as C, rating as R, tally
+
+SCHEMA = "2"
+TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
+
+_TABLES = [
+    "CREATE TABLE rt_dirty (session_id INTEGER PRIMARY KEY)",
+    # what each session gave last time it was read: taken back when it changes
+    "CREATE TABLE rt_sessions (session_id INTEGER PRIMARY KEY, data TEXT NOT NULL)",
+    "CREATE TABLE rt_contests (ord TEXT PRIMARY KEY, session_id INTEGER NOT NULL, kind TEXT NOT NULL,"
+    " club INTEGER NOT NULL, data TEXT NOT NULL)",
+    "CREATE INDEX rt_contests_by_kind ON rt_contests(kind, ord)",
+    # every rating after every contest (the chart; the point a replay starts from)
+    "CREATE TABLE rt_history (kind TEXT NOT NULL, key TEXT NOT NULL, ord TEXT NOT NULL, mu REAL NOT NULL,"
+    " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, ord)) WITHOUT ROWID",
+    "CREATE INDEX rt_history_by_ord ON rt_history(ord)",
+    # the rating after each player's last contest of each month (the chart reads months, not contests)
+    "CREATE TABLE rt_monthly (kind TEXT NOT NULL, key TEXT NOT NULL, month TEXT NOT NULL, mu REAL NOT NULL,"
+    " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, month)) WITHOUT ROWID",
+    "CREATE TABLE rt_current (kind TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL, mu REAL NOT NULL,"
+    " sigma REAL NOT NULL, ordinal REAL NOT NULL, n INTEGER NOT NULL, last_ord TEXT NOT NULL,"
+    " PRIMARY KEY (kind, key))",
+    "CREATE INDEX rt_current_board ON rt_current(kind, ordinal DESC)",
+    "CREATE INDEX rt_current_by_ord ON rt_current(last_ord)",
+    "CREATE TABLE rt_stats (subject TEXT NOT NULL, what TEXT NOT NULL, other TEXT NOT NULL, played INTEGER"
+    " NOT NULL, won INTEGER NOT NULL, lost INTEGER NOT NULL, drawn INTEGER NOT NULL,"
+    " PRIMARY KEY (subject, what, other)) WITHOUT ROWID",
+    "CREATE TABLE rt_mus (subject TEXT PRIMARY KEY, data TEXT NOT NULL)",
+    "CREATE TABLE rt_names (key TEXT PRIMARY KEY, name TEXT NOT NULL)",
+]
+_TRIGGERS = [
+    "CREATE TRIGGER rt_on_insert AFTER INSERT ON sessions BEGIN"
+    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (new.id); END",
+    "CREATE TRIGGER rt_on_update AFTER UPDATE OF version, started ON sessions BEGIN"
+    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (new.id); END",
+    "CREATE TRIGGER rt_on_delete AFTER DELETE ON sessions BEGIN"
+    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (old.id); END",
+]
+_NAMES = [s.split()[2] for s in _TABLES if s.startswith("CREATE TABLE")]
+
+
+def _ready(db: Database) -> bool:
+    row = db.execute("SELECT (SELECT value FROM meta WHERE key = 'ratings_schema'),"
+                     " (SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?))",
+                     list(TRIGGERS)).fetchone()
+    return row[0] == SCHEMA and row[1] == len(TRIGGERS)
+
+
+def _build(db: Database) -> None:
+    """(Re)create the tables and triggers; every session is dirty then."""
+    for name in TRIGGERS:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}")
+    for name in _NAMES:
+        db.execute(f"DROP TABLE IF EXISTS {name}")
+    for sql in _TABLES + _TRIGGERS:
+        db.execute(sql)
+    db.execute("INSERT INTO rt_dirty(session_id) SELECT id FROM sessions")
+    db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
+    db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_schema', ?)", [SCHEMA])
+
+
+SESSIONS_PER_LOCK = 20     # sessions whose share is replaced under one write lock
+CONTESTS_PER_LOCK = 300    # contests replayed under one write lock
+
+
+def refresh(db: Database, budget: float | None = None) -> int:
+    """Bring the tables up to date with the sessions; returns how many sessions were read again.
+    Cheap when nothing changed (one indexed row read). With a ``budget`` (seconds), it stops after the
+    step that passes it (``behind`` then says how much is left for the next call).
+
+    Taps never wait long for it: sessions are read outside any lock and their shares replaced a few at a
+    time, then the ratings replayed a few hundred contests at a time, each step under its own short write
+    lock. Where the replay stands is kept in ``meta`` (``ratings_pending``: the first contest not yet
+    rated), so a step interrupted anywhere is taken up again by the next reader."""
+    if _ready(db) and db.execute("SELECT 1 FROM rt_dirty LIMIT 1").fetchone() is None \
+            and _pending(db) is None:
+        return 0
+    if not _ready(db):
+        with store.immediate(db):
+            if not _ready(db):
+                _build(db)
+    done = steps = 0
+    until = None if budget is None else time.monotonic() + budget
+
+    def more() -> bool:   # at least one step per call, however small the budget
+        return until is None or steps == 0 or time.monotonic() < until
+
+    while more():
+        ids = [r[0] for r in db.execute("SELECT session_id FROM rt_dirty ORDER BY session_id LIMIT ?",
+                                        [SESSIONS_PER_LOCK]).fetchall()]
+        if not ids:
+            break
+        with store.snapshot(db):
+            read = {sid: _read(db, sid) for sid in ids}
+        with store.immediate(db):
+            for sid, (version, new) in read.items():
+                changed = _replace(db, sid, new)
+                if changed is not None:
+                    _lower_pending(db, changed)
+                # still dirty if it was written to since it was read (the trigger keeps its row)
+                db.execute("DELETE FROM rt_dirty WHERE session_id = ?"
+                           " AND (SELECT version FROM sessions WHERE id = ?) IS ?", [sid, sid, version])
+        done += len(ids)
+        steps += 1
+    while _pending(db) is not None and more():
+        with store.immediate(db):
+            start = _pending(db)
+            if start is not None:
+                _rerate(db, start, CONTESTS_PER_LOCK)
+        steps += 1
+    return done
+
+
+def behind(db: Database) -> int | None:
+    """None when the tables are up to date; else how many sessions are still to be read (0: only the
+    replay of the ratings is left)."""
+    if not _ready(db):
+        return db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+    dirty = db.execute("SELECT COUNT(*) FROM rt_dirty").fetchone()[0]
+    return dirty if dirty or _pending(db) is not None else None
+
+
+def _pending(db: Database) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = 'ratings_pending'").fetchone()
+    return row[0] if row else None
+
+
+def _lower_pending(db: Database, ord_: str) -> None:
+    current = _pending(db)
+    if current is None or ord_ < current:
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_pending', ?)", [ord_])
+
+
+def _read(db: Database, sid: int) -> tuple[int | None, dict | None]:
+    """(the session's version, its share now) or (None, None) when it is gone."""
+    row = db.execute("SELECT COALESCE(started, created), version FROM sessions WHERE id = ?", [sid]).fetchone()
+    if row is None:
+        return None, None
+    sess = store.load(db, sid)
+    return row[1], session_share(sid, row[0] or "", sess.header, sess.games)
+
+
+def session_share(session_id: int, started: str, head: dict, recs) -> dict:
+    """What one session gives (pure): its contests with their ``ord``, its sums, its Mus numbers."""
+    found = C.contests_of(recs)
+    digest = C.digest(found)
+    names: dict[str, str] = {}
+    for c in found:
+        c["ord"] = f"{started}|{digest}|{session_id:010d}|{c['gi']:04d}"
+        names.update(c["names"])
+    stats = [[*k, *v] for k, v in sorted(tally.sum_rows(found).items())]
+    mus: dict[str, dict] = {}
+    for rec in recs:
+        if rec.kind != "mus":
+            continue
+        seats = rec.head["seats"]
+        teams = [[player_key(p) for p in seats[0::2]], [player_key(p) for p in seats[1::2]]]
+        names.update({player_key(p): p for p in seats})
+        for subject, figures in tally.mus_subjects(teams, C.mus_numbers(rec)).items():
+            acc = mus.setdefault(subject, dict.fromkeys(figures, 0))
+            for k, v in figures.items():
+                acc[k] += v
+    return {"contests": found, "stats": stats, "mus": mus, "names": names, "club": "club" in head}
+
+
+def _replace(db: Database, sid: int, new: dict | None) -> str | None:
+    """Replace one session's share; returns the earliest ``ord`` whose contests changed (or None)."""
+    old_row = db.execute("SELECT data FROM rt_sessions WHERE session_id = ?", [sid]).fetchone()
+    old = json.loads(old_row[0]) if old_row else None
+    if old == new:
+        return None
+    if old:
+        _add_sums(db, old, -1)
+        db.execute("DELETE FROM rt_contests WHERE session_id = ?", [sid])
+    if new:
+        _add_sums(db, new, 1)
+        db.conn.executemany("INSERT INTO rt_contests(ord, session_id, kind, club, data) VALUES (?, ?, ?, ?, ?)",
+                            [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]])
+        db.conn.executemany("INSERT OR REPLACE INTO rt_names(key, name) VALUES (?, ?)", list(new["names"].items()))
+        db.execute("INSERT OR REPLACE INTO rt_sessions(session_id, data) VALUES (?, ?)", [sid, store.dump(new)])
+    else:
+        db.execute("DELETE FROM rt_sessions WHERE session_id = ?", [sid])
+    old_ords = [c["ord"] for c in (old or {}).get("contests", [])]
+    new_ords = [c["ord"] for c in (new or {}).get("contests", [])]
+    if old and new and old["contests"] == new["contests"]:
+        return None
+    return min(old_ords + new_ords, default=None)
+
+
+def _add_sums(db: Database, share: dict, sign: int) -> None:
+    for subject, what, other, p, w, l, d in share["stats"]:
+        db.execute("INSERT INTO rt_stats(subject, what, other, played, won, lost, drawn) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                   " ON CONFLICT(subject, what, other) DO UPDATE SET played = played + excluded.played,"
+                   " won = won + excluded.won, lost = lost + excluded.lost, drawn = drawn + excluded.drawn",
+                   [subject, what, other, sign * p, sign * w, sign * l, sign * d])
+    if sign < 0:
+        db.execute("DELETE FROM rt_stats WHERE played = 0 AND subject IN (SELECT value FROM json_each(?))",
+                   [json.dumps(sorted({s[0] for s in share["stats"]}))])
+    for subject, figures in share["mus"].items():
+        row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
+        acc = json.loads(row[0]) if row else {}
+        for k, v in figures.items():
+            acc[k] = acc.get(k, 0) + sign * v
+        if any(acc.values()):
+            db.execute("INSERT OR REPLACE INTO rt_mus(subject, data) VALUES (?, ?)", [subject, store.dump(acc)])
+        else:
+            db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
+
+
+def _rerate(db: Database, cutoff: str, limit: int) -> None:
+    """Replay up to ``limit`` contests from ``cutoff`` on, from the ratings stored just before it, and
+    move ``ratings_pending`` past them. Whatever was rated from ``cutoff`` on before is taken back first
+    (a no-op when a previous step already did it)."""
+    db.execute("DELETE FROM rt_history WHERE ord >= ?", [cutoff])
+    month = cutoff[:7]
+    db.execute("DELETE FROM rt_monthly WHERE month >= ?", [month])
+    db.execute("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) SELECT kind, key, ?, mu, sigma, n FROM"
+               " (SELECT kind, key, mu, sigma, n, MAX(ord) FROM rt_history WHERE ord >= ? AND ord < ?"
+               "  GROUP BY kind, key)", [month, month, cutoff])
+    for kind, key in db.execute("SELECT kind, key FROM rt_current WHERE last_ord >= ?", [cutoff]).fetchall():
+        last = db.execute("SELECT mu, sigma, n, ord FROM rt_history WHERE kind = ? AND key = ?"
+                          " ORDER BY ord DESC LIMIT 1", [kind, key]).fetchone()
+        if last is None:
+            db.execute("DELETE FROM rt_current WHERE kind = ? AND key = ?", [kind, key])
+        else:
+            mu, sigma, n, ord_ = last
+            db.execute("UPDATE rt_current SET mu = ?, sigma = ?, ordinal = ?, n = ?, last_ord = ?"
+                       " WHERE kind = ? AND key = ?", [mu, sigma, R.Rated(mu, sigma).ordinal, n, ord_, kind, key])
+    cache: dict[tuple[str, str], R.Rated] = {}
+    names: dict[tuple[str, str], str] = {}
+
+    def get(kind, key):
+        if (kind, key) not in cache:
+            row = db.execute("SELECT mu, sigma, n FROM rt_current WHERE kind = ? AND key = ?", [kind, key]).fetchone()
+            cache[(kind, key)] = R.Rated(*row) if row else R.fresh()
+        return cache[(kind, key)]
+
+    history, last_ord = [], {}
+    batch = db.execute("SELECT ord, data FROM rt_contests WHERE ord >= ? ORDER BY ord LIMIT ?",
+                       [cutoff, limit + 1]).fetchall()
+    following = batch[limit][0] if len(batch) > limit else None
+    for ord_, data in batch[:limit]:
+        contest = json.loads(data)
+        for (kind, key), r in R.rate(contest, get).items():
+            cache[(kind, key)] = r
+            last_ord[(kind, key)] = ord_
+            history.append([kind, key, ord_, r.mu, r.sigma, r.n])
+        for key, name in contest["names"].items():
+            names[(contest["kind"], key)] = name
+        if contest["kind"] == "mus":
+            for team in contest["teams"]:
+                names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
+    db.conn.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
+    monthly = {(kind, key, ord_[:7]): (mu, sigma, n) for kind, key, ord_, mu, sigma, n in history}   # last wins
+    db.conn.executemany("INSERT OR REPLACE INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)",
+                        [[*k, *v] for k, v in monthly.items()])
+    db.conn.executemany(
+        "INSERT INTO rt_current(kind, key, name, mu, sigma, ordinal, n, last_ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT(kind, key) DO UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+        " ordinal = excluded.ordinal, n = excluded.n, last_ord = excluded.last_ord",
+        [[kind, key, names.get((kind, key), key), r.mu, r.sigma, r.ordinal, r.n, last_ord[(kind, key)]]
+         for (kind, key), r in cache.items() if (kind, key) in last_ord])
+    if following is None:
+        db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
+    else:
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_pending', ?)", [following])
+
+
+# ---------------------------------------------------------------------------------------------------
+# reading (after ``refresh``)
+
+def board(db: Database, kind: str, limit: int, min_n: int = 0) -> list[dict]:
+    """The stored all-time ratings of a kind, best first (the index ``rt_current_board``)."""
+    rows = db.execute("SELECT key, name, mu, sigma, ordinal, n FROM rt_current WHERE kind = ? AND n >= ?"
+                      " ORDER BY ordinal DESC, key LIMIT ?", [kind, min_n, limit]).fetchall()
+    return [{"key": k, "name": name, "mu": mu, "sigma": sigma, "ordinal": o, "n": n}
+            for k, name, mu, sigma, o, n in rows]
+
+
+def board_between(db: Database, kind: str, start: str | None, end: str | None, club: bool = False,
+                  name_like: str | None = None) -> dict[str, list[dict]]:
+    """Ratings from the contests of a date range (and/or a club's nights) alone, replayed now:
+    {kind: rows, "mus-pair": rows}, best first."""
+    sql = "SELECT data FROM rt_contests c WHERE kind = ?"
+    params: list = [kind]
+    if start:
+        sql += " AND ord >= ?"
+        params.append(start)
+    if end:
+        sql += " AND ord < ?"
+        params.append(end)
+    if club:
+        sql += " AND club = 1"
+    if name_like:
+        sql += " AND session_id IN (SELECT id FROM sessions WHERE name LIKE ? ESCAPE '\\')"
+        params.append(name_like)
+    contests = [json.loads(r[0]) for r in db.execute(sql + " ORDER BY ord", params).fetchall()]
+    now, _rows = R.replay(contests)
+    names: dict[tuple[str, str], str] = {}
+    for c in contests:
+        for key, name in c["names"].items():
+            names[(c["kind"], key)] = name
+        if c["kind"] == "mus":
+            for team in c["teams"]:
+                names[(R.PAIRS, C.pair_key(*team))] = " & ".join(c["names"][k] for k in sorted(team))
+    out: dict[str, list[dict]] = {}
+    for (k, key), r in now.items():
+        out.setdefault(k, []).append({"key": key, "name": names.get((k, key), key), "mu": r.mu, "sigma": r.sigma,
+                                      "ordinal": r.ordinal, "n": r.n})
+    for rows in out.values():
+        rows.sort(key=lambda r: (-r["ordinal"], r["key"]))
+    return out
+
+
+def current(db: Database, key: str) -> dict[str, dict]:
+    """A player's ratings now, by kind."""
+    return {kind: {"mu": mu, "sigma": sigma, "ordinal": o, "n": n} for kind, mu, sigma, o, n in db.execute(
+        "SELECT kind, mu, sigma, ordinal, n FROM rt_current WHERE key = ? AND kind != ?", [key, R.PAIRS])}
+
+
+def rank_of(db: Database, kind: str, ordinal: float) -> int:
+    return 1 + db.execute("SELECT COUNT(*) FROM rt_current WHERE kind = ? AND ordinal > ?", [kind, ordinal]).fetchone()[0]
+
+
+def timeline(db: Database, kind: str, key: str) -> list[tuple[str, float, int]]:
+    """The rating after the last contest of each month: [(yyyy-mm, ordinal, n)]."""
+    rows = db.execute("SELECT month, mu, sigma, n FROM rt_monthly WHERE kind = ? AND key = ? ORDER BY month",
+                      [kind, key]).fetchall()
+    return [(m, R.Rated(mu, sigma).ordinal, n) for m, mu, sigma, n in rows]
+
+
+def stats(db: Database, subject: str, what: str) -> list[dict]:
+    return [{"other": o, "played": p, "won": w, "lost": l, "drawn": d} for o, p, w, l, d in db.execute(
+        "SELECT other, played, won, lost, drawn FROM rt_stats WHERE subject = ? AND what = ?", [subject, what])]
+
+
+def head_to_head(db: Database, a: str, b: str) -> dict[str, dict]:
+    """{what: {played, won, lost, drawn}} of player a against player b (Mus: opponents; partners too)."""
+    out = {}
+    for what, p, w, l, d in db.execute("SELECT what, played, won, lost, drawn FROM rt_stats"
+                                        " WHERE subject = ? AND other = ? AND (what LIKE 'h2h:%' OR what = 'partner')",
+                                        [a, b]):
+        out[what] = {"played": p, "won": w, "lost": l, "drawn": d}
+    return out
+
+
+def mus_numbers(db: Database, subject: str) -> dict | None:
+    row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def names(db: Database, keys) -> dict[str, str]:
+    keys = list(keys)
+    if not keys:
+        return {}
+    return dict(db.execute("SELECT key, name FROM rt_names WHERE key IN (SELECT value FROM json_each(?))",
+                           [json.dumps(keys)]).fetchall())
