@@ -1,7 +1,3 @@
-"""A club night, pure (no Flask, no SQLite): the result of a round's match, the standings with every
-tie-break of ``rules/club.md``, and the round proposals (round robin, Swiss, rotating partners)."""
-from .results import match_result, round_matches
-from .standings import standings
-from .proposals import Proposal, propose
-
-__all__ = ["match_result", "round_matches", "standings", "Proposal", "propose"]
+"""A club night, pure (no Flask, no SQLite): the result of a round's match (``results``), the standings
+with every tie-break of ``rules/club.md`` (``standings``), the round proposals (``proposals``), the session
+file's ``club`` object (``shape``) and what the state says of the night (``night``)."""

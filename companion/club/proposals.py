@@ -18,7 +18,7 @@ from itertools import combinations
 
 import networkx as nx
 
-from .standings import PAIR_FORMATS, pair_key, standings
+from .standings import PAIR_FORMATS, has_left, pair_key, standings
 
 EXACT_ROTATING = 12
 
@@ -72,8 +72,7 @@ def propose(club: dict, players: list[str], matches: list[dict], rnd: int) -> Pr
     fmt = club["format"]
     left = club.get("left") or []
     if fmt in PAIR_FORMATS:
-        gone = {pair_key(x) for x in left}
-        pairs = [list(p) for p in club.get("pairs") or [] if pair_key(p) not in gone]
+        pairs = [list(p) for p in club.get("pairs") or [] if not has_left(club, p)]
         if fmt == "pairs_round_robin":
             return round_robin(pairs, rnd)
         if rnd == 1 or not matches:

@@ -42,14 +42,14 @@ def game_scores(match: dict) -> list[tuple[int, int]]:
     return out
 
 
-def round_matches(game_docs: list[dict], states: list[dict]) -> list[dict]:
-    """The session's round matches: every Mus game with a ``round``, as one dict of its file keys
-    (``round``, ``table``, ``ended``) and its state."""
+def round_matches(heads: list[dict], states: list[dict]) -> list[dict]:
+    """The session's round matches: every Mus game with a ``round``, as one dict of its head's ``round``,
+    ``table`` and ``ended`` and what its state says."""
     out = []
-    for doc, st in zip(game_docs, states):
-        if doc.get("kind") != "mus" or doc.get("round") is None:
+    for gi, (head, st) in enumerate(zip(heads, states)):
+        if head.get("kind") != "mus" or head.get("round") is None:
             continue
-        out.append({"round": doc["round"], "table": doc.get("table"), "ended": doc.get("ended"),
+        out.append({"game": gi, "round": head["round"], "table": head.get("table"), "ended": head.get("ended"),
                     "teams": st["teams"], "games": st["games"], "games_won": st["games_won"],
                     "match_winner": st["match_winner"], "score": st["score"]})
     return out

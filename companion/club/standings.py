@@ -28,6 +28,12 @@ def entries_of(club: dict, players: list[str]) -> list[tuple]:
     return [(p,) for p in players]
 
 
+def has_left(club: dict, entry) -> bool:
+    """A pair leaves when one of its players has left (``club.left`` lists players)."""
+    left = set(club.get("left") or [])
+    return any(name in left for name in entry)
+
+
 def _side_entries(club: dict, team: list[str], index: dict) -> list[tuple]:
     """The ranked entries that played as ``team``: its pair, or each of its two players."""
     if club["format"] in PAIR_FORMATS:
@@ -78,9 +84,8 @@ def standings(club: dict, players: list[str], matches: list[dict]) -> list[dict]
             if e is not None:
                 rec[e]["free"] += 1
                 rec[e]["halves"] += 2 if pairs else 1
-    left = {pair_key(x if pairs else [x]) for x in club.get("left") or []}
     shown = [e for e in entries
-             if pair_key(e) not in left or rec[e]["played"] or rec[e]["free"] or rec[e]["in_play"]]
+             if not has_left(club, e) or rec[e]["played"] or rec[e]["free"] or rec[e]["in_play"]]
     ranked = _rank(shown, rec, h2h)
     out = []
     for e, rank in ranked:

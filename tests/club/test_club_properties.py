@@ -8,7 +8,8 @@ from clubdata import match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.club import propose, standings
+from companion.club.proposals import propose
+from companion.club.standings import standings
 from companion.club.proposals import (history, rotating, rotating_cost, round_robin, swiss, swiss_cost,
                                       swiss_first)
 from test_club_example import perfect_matchings
