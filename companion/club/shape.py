@@ -9,7 +9,7 @@ from ..kinds.validate import check_keys, need_int
 from ..messages import N_, define
 from .standings import FORMATS, PAIR_FORMATS
 
-CLUB_KEYS = ("format", "kind", "pairs", "rounds", "minutes", "left", "byes", "clock")
+CLUB_KEYS = ("format", "kind", "pairs", "rounds", "minutes", "left", "byes", "clock", "mus")
 MAX_LABEL = 20
 MAX_ROUNDS = 99
 MAX_MINUTES = 600
@@ -128,6 +128,9 @@ def clean_club(raw, players: list[str], path: str = "club") -> dict:
                 clean[str(key)] = got
         if clean:
             out["byes"] = clean
+    if raw.get("mus"):
+        # the app's own key: the rules, scoring and stake of the round's Mus matches
+        out["mus"] = _clean_mus(raw["mus"], join_path(path, "mus"))
     if raw.get("clock"):
         # the app's own key: when each round's clock started (the sala counts down from it)
         clock = raw["clock"]
@@ -157,6 +160,19 @@ def check_round_games(club: dict | None, games: list[dict]) -> None:
             seats = g["seats"]
             if frozenset(seats[0::2]) not in pairs or frozenset(seats[1::2]) not in pairs:
                 raise RuleError("club.seats_pairs", f"games[{i}].seats")
+
+
+def _clean_mus(raw, path: str) -> dict:
+    from ..kinds.mus.shape import norm_head
+
+    if not isinstance(raw, dict):
+        raise RuleError("v.object", path)
+    check_keys(raw, ("rules", "scoring", "stake"), path)
+    try:
+        head = norm_head({"kind": "mus", "seats": ["1", "2", "3", "4"], **raw}, None)
+    except RuleError as err:
+        raise err.prefixed(path) from None
+    return {k: head[k] for k in ("rules", "scoring", "stake") if k in head}
 
 
 def _is_time(value) -> bool:
