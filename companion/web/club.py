@@ -84,7 +84,8 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
         label = g.head.get("table")
         if label is None:
             continue
-        if info["club"]["format"] != "free" and g.head.get("round") != info["round"]:
+        # a round's tables, and games at a table outside the rounds (Newmarket, Desmoche at table 11)
+        if info["club"]["format"] != "free" and g.head.get("round") not in (None, info["round"]):
             continue
         latest[label] = gi
     out = []

@@ -46,6 +46,10 @@ class FastPoll:
                     row = self._conn().execute(
                         "SELECT version FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
                     ).fetchone()
+                    if row is None:     # a club table's scoring link (companion/web/club_links.py)
+                        row = self._conn().execute(
+                            "SELECT s.version FROM club_tables t JOIN sessions s ON s.id = t.session_id"
+                            " WHERE t.token = ?", (token,)).fetchone()
                     if row is not None and str(row[0]) == since:
                         start_response("200 OK", list(HEADERS))
                         return []
