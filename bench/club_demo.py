@@ -95,3 +95,19 @@ def write_db(path: str, doc: dict | None = None) -> dict:
 
 if __name__ == "__main__":
     print(write_db(sys.argv[1]))
+
+
+def bench_doc(tables: int = 12, hands: int = 6, seed: int = 3) -> dict:
+    """A free club night with ``tables`` Mus tables in play (players shared between tables 11 and 12 and
+    the others: a session holds at most 40 players), each match a few tally hands in."""
+    rng = random.Random(seed)
+    players = NAMES[:40]
+    games = []
+    for t in range(tables):
+        seats = [players[(4 * t + i) % 40] for i in range(4)]
+        game = mus_game(seats, 1, t + 1)
+        game["hands"] = [{"tally": [{"team": rng.choice("AB"), "points": rng.randint(1, 5)}]} for _ in range(hands)]
+        games.append(game)
+    return {"format": "companion-session/1", "name": "Bench night", "players": players,
+            "club": {"format": "free", "minutes": 50, "clock": {"1": datetime.now(timezone.utc).isoformat(timespec="seconds")}},
+            "games": games}

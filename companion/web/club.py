@@ -7,16 +7,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import OrderedDict
 from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import store
-from ..club.night import current_round, matches_of
+from .. import kinds, store
+from ..club.night import current_round
+from ..club.results import round_matches
 from ..club.proposals import propose
 from ..club.results import match_result
 from ..club.shape import clean_club
-from ..club.standings import FORMATS, PAIR_FORMATS, rank_label
+from ..club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
 from ..db import get_db
 from ..errors import RuleError
 from ..kinds.mus.actions import EndByTime
@@ -50,18 +52,41 @@ def _club(view: SessionView) -> dict | None:
     return view.header.get("club")
 
 
+_states: OrderedDict = OrderedDict()
+STATE_CACHE = 512
+
+
+def table_state(view: SessionView, gi: int, rec) -> dict:
+    """A game's companion-state entry, computed once per position of that game and shared by every
+    sala and phone: a tap at one table recomputes that table only, not the night."""
+    kind = kinds.KINDS[rec.kind]
+    key = (getattr(get_db(), "path", ""), view.id, gi, rec.kind, kind.position(rec),
+           json.dumps(rec.seed, sort_keys=True) if rec.seed else None)
+    hit = _states.get(key)
+    if hit is None:
+        hit = kind.state(rec)
+        _states[key] = hit
+        while len(_states) > STATE_CACHE:
+            _states.popitem(last=False)
+    else:
+        _states.move_to_end(key)
+    return hit
+
+
 def night(view: SessionView) -> dict:
-    """What every club page shows: the round, its matches, the standings (from the state, cached per
-    version: every sala and phone shares one computation of each table's state)."""
+    """What every club page shows: the round, its matches, the standings. Reads the games' heads and
+    running states only, and each table's state from the cache above."""
     club = _club(view) or {"format": "free"}
-    state = view.state
-    games = view.session.games
-    matches = matches_of(games, state["games"])
+    games = view.games
+    states = [table_state(view, gi, g) if ("table" in g.head or "round" in g.head) else None
+              for gi, g in enumerate(games)]
+    matches = round_matches([g.head if st is not None else {} for g, st in zip(games, states)],
+                            [st for st in states])
     rnd = current_round(matches, club)
-    shared = (state.get("club") or {}).get("standings") or []
-    standings = [dict(row, label=rank_label(shared, row)) for row in shared]    # the state is shared: copies
-    return {"club": club, "state": state, "games": games, "matches": matches, "round": rnd,
-            "standings": standings, "clock": _clock(club, rnd)}
+    shared = standings(club, view.players, matches) if club["format"] != "free" else []
+    rows = [dict(row, label=rank_label(shared, row)) for row in shared]
+    return {"club": club, "states": states, "games": games, "matches": matches, "round": rnd,
+            "standings": rows, "clock": _clock(club, rnd)}
 
 
 def _clock(club: dict, rnd: int) -> dict | None:
@@ -92,7 +117,7 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
     for label in sorted(latest, key=club_links.label_order):
         gi = latest[label]
         g = info["games"][gi]
-        st = info["state"]["games"][gi]
+        st = info["states"][gi]
         row = {"label": label, "gi": gi, "kind": g.kind, "st": st, "url": url_for(f"{g.kind}.game", token=view.token, gi=gi)}
         if g.kind == "mus":
             row["result"], row["ended_by"] = match_result({**st, "ended": g.head.get("ended")})
@@ -495,3 +520,9 @@ def sala(token):
 
 
 define("clubweb", {"card_qr": N_("QR code of the scoring link of table %(table)s")})
+
+
+@bp.app_template_global("club_night")
+def club_night(view: SessionView) -> dict:
+    """The session page's club card: the standings from the per-table cache (not the whole state)."""
+    return night(view)

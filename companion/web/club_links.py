@@ -2,6 +2,7 @@
 label), checked before anything else of the request, scoped to that table's games."""
 from __future__ import annotations
 
+import re
 import secrets
 
 from sqlite_utils import Database
@@ -61,3 +62,27 @@ def replace(db: Database, session_id: int, label: str) -> str | None:
         cur = db.execute("UPDATE club_tables SET token = ? WHERE session_id = ? AND label = ?",
                          [token, session_id, label])
     return token if cur.rowcount else None
+
+
+_GAME_PAGE = re.compile(r"/(mus|newmarket|desmoche)/\d+")
+
+
+def poll_unchanged(conn, token: str, since: int, rest: str) -> bool | None:
+    """A table link's live poll, answered before Flask (``web/poll.py``): None when ``token`` is no
+    table's; True when nothing its page shows changed since version ``since``. A game page through a
+    table link shows that table's games and the session's header: taps at the other tables (most of a
+    club night's writes) leave it unchanged, so its phones are not sent a page for every tap in the room."""
+    row = conn.execute("SELECT t.session_id, t.label, s.version FROM club_tables t JOIN sessions s"
+                       " ON s.id = t.session_id WHERE t.token = ?", (token,)).fetchone()
+    if row is None:
+        return None
+    session_id, label, version = row
+    if version == since:
+        return True
+    if since > version or not _GAME_PAGE.fullmatch(rest):
+        return False
+    hit = conn.execute(
+        "SELECT 1 FROM events WHERE session_id = ? AND seq > ? AND (game IS NULL OR game IN"
+        " (SELECT gi FROM games WHERE session_id = ? AND json_extract(head, '$.table') = ?)) LIMIT 1",
+        (session_id, since, session_id, label)).fetchone()
+    return hit is None

@@ -110,7 +110,7 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
             org.goto(org.url.replace("/club/cards", "/club"))
             org.locator("button:has-text('End the round')").tap()
             org.wait_for_selector("#proposal" if rnd < 3 else "#standings")
-            sala.locator(".tbl .tag").nth(2).wait_for(timeout=2000)      # "ended by the clock" at every table
+            sala.locator(".tbl .tag").nth(2).wait_for(timeout=10000)      # "ended by the clock" at every table
         state = org.request.get(base + watch.replace("/sala", "/state.json")).json()
         # the sala fits a 1024x768 tablet too, with the standings
         sala.set_viewport_size({"width": 1024, "height": 768})

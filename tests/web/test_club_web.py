@@ -146,3 +146,22 @@ def test_sala_poll_unchanged_and_changed(client):
     assert poll.get_data() == b""
     poll = client.get(s["view"] + "/sala?since=0", headers={"HX-Request": "true"})
     assert 'id="live"' in poll.get_data(as_text=True) and "<html" not in poll.get_data(as_text=True)
+
+
+def test_a_table_phone_is_not_sent_other_tables_taps(app, client):
+    """The table link's poll (answered before Flask) stays unchanged while only other tables score."""
+    s = setup_night(client)
+    page = start_round(client, s["edit"])
+    links = table_links(page)
+    one, two = links["1"], links["2"]
+    game = client.get(one + "/mus/0").get_data(as_text=True)
+    version = re.search(r'data-version="(\d+)"', game).group(1)
+    assert tally(client, two, 1, [["A", 3]]).status_code == 303
+    from werkzeug.test import Client
+
+    raw = Client(app.wsgi_app)        # through the middleware, as waitress calls it
+    resp = raw.get(f"{one}/mus/0?since={version}", headers={"HX-Request": "true"})
+    assert resp.status_code == 200 and resp.get_data() == b"" and resp.headers["HX-Reswap"] == "none"
+    assert tally(client, one, 0, [["B", 2]]).status_code == 303
+    resp = raw.get(f"{one}/mus/0?since={version}", headers={"HX-Request": "true"})
+    assert resp.get_data() != b""
