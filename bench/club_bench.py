@@ -159,6 +159,7 @@ def main() -> None:
     for kind in sorted(run.lat):
         xs = run.lat[kind]
         print(f"{kind:28} {len(xs):6d} {pct(xs, 50):8.1f} {pct(xs, 99):8.1f}")
+    print(f"slowest writes (ms): {[round(x * 1000) for x in sorted(run.lat.get('write (tally)', []))[-5:]]}")
     print(f"errors: {len(run.errors)} {run.errors[:5]}")
     print(f"sala changed poll {ratio['sala_ms']:.1f} ms / game page changed poll {ratio['game_ms']:.1f} ms"
           f" = {ratio['ratio']:.2f} (median of {args.rounds} interleaved rounds; target <= 3)")

@@ -85,6 +85,15 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
                 sala.wait_for_selector(".tbl")
                 assert sala.locator(".tbl").count() == 3
                 assert sala.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+                sizes = sala.eval_on_selector_all(".tbl .score", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+                assert len(sizes) == 6 and min(sizes) >= 48
+                assert sala.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(11, 15, 13)"   # dark
+                # a lost connection says so, and greys the scores out, until the polls come back
+                sala_ctx.set_offline(True)
+                sala.wait_for_selector("#reconnecting", state="visible", timeout=20000)
+                assert "stale" in sala.evaluate("document.body.className")
+                sala_ctx.set_offline(False)
+                sala.wait_for_selector("#reconnecting", state="hidden", timeout=20000)
             seatings[rnd] = []
             for t, (phone, link) in enumerate(zip(phones, links)):
                 phone.goto(link)
