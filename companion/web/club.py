@@ -223,15 +223,18 @@ def setup(token):
         raw["pairs"] = pairs
     else:
         raw.pop("pairs", None)
+    to_win = (form.get("games_to_win") or "2").strip()
     raw["mus"] = {"rules": {"preset": form.get("preset", "spanish"),
-                            "games_to_win": int(form.get("games_to_win") or 2)},
+                            "games_to_win": int(to_win) if to_win.isdigit() and len(to_win) < 4 else to_win},
                   **({"scoring": "tally"} if form.get("scoring") == "tally" else {})}
     if not errors:
         try:
             perform(view, "club", {"club": clean_club(raw, view.players)}, _here(token))
         except RuleError as err:
             field = err.path.split(".")[1].split("[")[0] if "." in err.path else "format"
-            errors[field if field in ("format", "pairs", "minutes", "rounds") else "format"] = t(err.msg)
+            if field == "mus":
+                field = "games_to_win"
+            errors[field if field in ("format", "pairs", "minutes", "rounds", "games_to_win") else "format"] = t(err.msg)
     if errors:
         return _page(view, 422, errors, form=form)
     return see_other(_here(token))

@@ -168,3 +168,15 @@ def test_a_table_phone_is_not_sent_other_tables_taps(app, client):
     assert tally(client, one, 0, [["B", 2]]).status_code == 303
     resp = raw.get(f"{one}/mus/0?since={version}", headers={"HX-Request": "true"})
     assert resp.get_data() != b""
+
+
+def test_setup_refuses_bad_numbers_beside_their_field(client):
+    s = new_session(client, players=PLAYERS)
+    edit = s["edit"]
+    page = client.get(edit + "/club").get_data(as_text=True)
+    for field, value in (("games_to_win", "abc"), ("games_to_win", "99"), ("minutes", "soon"), ("rounds", "0")):
+        data = {**form_fields(page, edit + "/club/setup"), "format": "rotating", "minutes": "50", field: value}
+        resp = client.post(edit + "/club/setup", data=data)
+        assert resp.status_code == 422, (field, value)
+        assert f'id="err-{field}"' in resp.get_data(as_text=True), (field, value)
+    assert "club" not in client.get(s["view"] + "/state.json").get_json()
