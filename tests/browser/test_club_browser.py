@@ -160,3 +160,29 @@ EXPECTED = [(1, "Bea", 3, 3, 0, 3, 12), (2, "Leire", 3, 2, 1, 2, 8), (3, "Ane", 
             (4, "Hodei", 3, 2, 1, 2, 4), (5, "Dani", 3, 2, 1, 2, 3), (6, "Iker", 3, 2, 1, 2, 0),
             (7, "Jone", 3, 1, 2, 1, -2), (8, "Fermin", 3, 1, 2, 1, -4), (9, "Gorka", 3, 1, 2, 1, -5),
             (10, "Eneko", 3, 1, 2, 1, -5), (11, "Carlos", 3, 1, 2, 1, -9), (12, "Koldo", 3, 0, 3, 0, -7)]
+
+
+def test_club_pages_pass_axe(browser, live_server):
+    """axe-core on the organizer's page, the sala, the table cards and a table's waiting page: no critical
+    or serious violation."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    ctx = phone_ctx(browser)
+    page = ctx.new_page()
+    try:
+        start_night(page, live_server)
+        club_url = page.url
+        page.locator("button:has-text('Start round 1')").tap()
+        page.wait_for_selector("#round")
+        watch = page.locator("a:has-text('Open the sala')").get_attribute("href")
+        urls = [club_url, club_url + "/cards", live_server + watch]
+        bad = {}
+        for url in urls:
+            page.goto(url)
+            result = Axe().run(page).response
+            blocking = [v["id"] for v in result["violations"] if v.get("impact") in ("critical", "serious")]
+            if blocking:
+                bad[url] = blocking
+        assert bad == {}
+    finally:
+        ctx.close()
