@@ -17,7 +17,7 @@ from ..club.night import current_round
 from ..club.results import round_matches
 from ..club.proposals import propose
 from ..club.results import match_result
-from ..club.shape import clean_club
+from ..club.shape import clean_club, clean_label
 from ..club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
 from ..db import get_db
 from ..errors import RuleError
@@ -444,6 +444,36 @@ def arrive(token):
     except RuleError as err:
         return _page(open_session(token), refusal(err), {"arrive": t(err.msg)})
     return see_other(_here(token))
+
+
+@bp.post("/s/<token>/club/table")
+def add_table(token):
+    """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
+    view = _organizer(token)
+    club = _club(view) or {"format": "free"}
+    form = request.form
+    errors = {}
+    try:
+        label = clean_label(form.get("label", ""), "label")
+    except RuleError as err:
+        errors["label"] = t(err.msg)
+        label = None
+    seats = [form.get(f"seat{i}", "") for i in range(4)]
+    mus = club.get("mus") or {}
+    game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
+            "seats": seats, "table": label}
+    if mus.get("scoring"):
+        game["scoring"] = mus["scoring"]
+    if not errors:
+        try:
+            perform(view, "add_game", {"game": game}, _here(token) + "#tables")
+        except RuleError as err:
+            errors["seats"] = t(err.msg)
+        else:
+            club_links.ensure(get_db(), view.id, [label])     # a refused match leaves no link behind
+    if errors:
+        return _page(view, 422, errors, form=form)
+    return see_other(_here(token) + "#tables")
 
 
 @bp.post("/s/<token>/club/tables/<label>/replace")

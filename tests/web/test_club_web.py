@@ -180,3 +180,26 @@ def test_setup_refuses_bad_numbers_beside_their_field(client):
         assert resp.status_code == 422, (field, value)
         assert f'id="err-{field}"' in resp.get_data(as_text=True), (field, value)
     assert "club" not in client.get(s["view"] + "/state.json").get_json()
+
+
+def test_a_free_night_of_13_tables_turns_sala_pages(client):
+    s = setup_night(client, "free")
+    edit = s["edit"]
+    for n in range(13):
+        page = client.get(edit + "/club").get_data(as_text=True)
+        fields = form_fields(page, edit + "/club/table")
+        seats = {f"seat{i}": PLAYERS[(n + 2 * i) % 8] for i in range(4)}
+        resp = client.post(edit + "/club/table", data={**fields, "label": f"T{n + 1}" if n else "Terraza", **seats})
+        assert resp.status_code == 303, resp.get_data(as_text=True)
+    page = client.get(edit + "/club").get_data(as_text=True)
+    assert len(table_links(page)) == 13 and "Table Terraza" in page
+    sala = client.get(s["view"] + "/sala").get_data(as_text=True)
+    assert sala.count('class="tbl') == 13 and sala.count('class="sala-tables') == 2
+    assert 'sala-tables later" data-page="1"' in sala and "sala-main n12" in sala
+    bad = client.post(edit + "/club/table", data={**form_fields(page, edit + "/club/table"), "label": "",
+                                                  "seat0": "Ane", "seat1": "Ane", "seat2": "Bea", "seat3": "Dani"})
+    assert bad.status_code == 422 and 'id="err-label"' in bad.get_data(as_text=True)
+    bad = client.post(edit + "/club/table", data={**form_fields(page, edit + "/club/table"), "label": "X",
+                                                  "seat0": "Ane", "seat1": "Ane", "seat2": "Bea", "seat3": "Dani"})
+    assert bad.status_code == 422 and 'id="err-seats"' in bad.get_data(as_text=True)
+    assert len(table_links(client.get(edit + "/club").get_data(as_text=True))) == 13
