@@ -203,3 +203,36 @@ def test_a_free_night_of_13_tables_turns_sala_pages(client):
                                                   "seat0": "Ane", "seat1": "Ane", "seat2": "Bea", "seat3": "Dani"})
     assert bad.status_code == 422 and 'id="err-seats"' in bad.get_data(as_text=True)
     assert len(table_links(client.get(edit + "/club").get_data(as_text=True))) == 13
+
+
+def test_arrivals_and_departures_between_rounds(client):
+    s = setup_night(client)
+    edit = s["edit"]
+    page = client.get(edit + "/club").get_data(as_text=True)
+    resp = client.post(edit + "/club/arrive", data={**form_fields(page, edit + "/club/arrive"), "name": "Zoe"})
+    assert resp.status_code == 303
+    plan = plan_of(client.get(edit + "/club").get_data(as_text=True))
+    assert plan["free"] == ["Zoe"] and len(plan["tables"]) == 2          # 9 present: one sits out, the last listed
+    page = client.get(edit + "/club").get_data(as_text=True)
+    resp = client.post(edit + "/club/leave", data={**form_fields(page, edit + "/club/leave"), "name": "Ane"})
+    assert resp.status_code == 303
+    plan = plan_of(client.get(edit + "/club").get_data(as_text=True))
+    seated = [n for t in plan["tables"] for n in t]
+    assert plan["free"] == [] and "Ane" not in seated and "Zoe" in seated
+    page = client.get(edit + "/club").get_data(as_text=True)
+    resp = client.post(edit + "/club/arrive", data={**form_fields(page, edit + "/club/arrive"), "name": "zoe"})
+    assert resp.status_code == 422                                       # already playing
+
+
+def test_pairs_arrive_as_a_pair(client):
+    s = setup_night(client, "pairs_round_robin", PLAYERS[:6], "Ane, Bea\nCarlos, Dani\nEneko, Fermín")
+    edit = s["edit"]
+    page = client.get(edit + "/club").get_data(as_text=True)
+    assert len(plan_of(page)["free"]) == 1
+    resp = client.post(edit + "/club/arrive", data={**form_fields(page, edit + "/club/arrive"), "name": "Gorka",
+                                                    "partner": "Hodei"})
+    assert resp.status_code == 303
+    plan = plan_of(client.get(edit + "/club").get_data(as_text=True))
+    assert plan["free"] == [] and len(plan["tables"]) == 2
+    club = client.get(s["view"] + "/session.json").get_json()["club"]
+    assert club["pairs"][-1] == ["Gorka", "Hodei"]
