@@ -3,7 +3,8 @@
 - ``pairs_round_robin``: the circle method.
 - ``pairs_swiss``: round 1 by seed; later rounds an exact minimum-cost perfect matching (Edmonds' blossom
   algorithm, networkx) of cost (rematches, sum of squared rank differences), lexicographic: exact for any
-  number of pairs, O(n³).
+  number of pairs, O(n³). A pair's rank here is its place in the standings order (1, 2, 3 ...: pairs
+  sharing a printed rank "3=" are still ordered by seed), so every pairing's cost is well defined.
 - ``rotating``: exact dynamic programming over the set of seated players up to ``EXACT_ROTATING``
   players; beyond it, partnerships with the fewest repeats (exact, blossom), tables of two partnerships
   with the fewest repeated opponents for those partnerships (exact, blossom), then swaps of two players
