@@ -169,6 +169,20 @@ def m004_summaries(db: Database):
         _side_tables(db, session_id, sess.header, sess.games)
 
 
+@migrations()
+def m005_club_tables(db: Database):
+    """A club night's tables: each table of a session has its own scoring link (a capability over that
+    table's games only). Replacing it writes a new token: the old one opens nothing."""
+    db.execute("""
+        CREATE TABLE club_tables (
+            session_id INTEGER NOT NULL REFERENCES sessions(id),
+            label TEXT NOT NULL,
+            token TEXT NOT NULL UNIQUE,
+            created TEXT NOT NULL,
+            PRIMARY KEY (session_id, label)
+        )""")
+
+
 def _salvage(doc: dict):
     from .session import Session, build_game, normalize_header
 

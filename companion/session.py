@@ -23,8 +23,8 @@ STATE_FORMAT = "companion-state/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 40
 MAX_NAME = 40
 MAX_SESSION_NAME = 80
-SESSION_KEYS = ("format", "name", "started", "currency", "players", "games", "settle")
-HEADER_KEYS = ("format", "name", "started", "currency", "players", "settle")
+SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle")
+HEADER_KEYS = ("format", "name", "started", "currency", "players", "club", "settle")
 
 define("session", {
     "object": N_("a session file is a JSON object"),
@@ -185,6 +185,10 @@ def normalize_header(doc) -> dict:
     if doc.get("currency") is not None:
         out["currency"] = clean_currency(doc["currency"])
     out["players"] = clean_players(doc.get("players"))
+    if doc.get("club") is not None:     # a club night (rules/club.md)
+        from .club.shape import clean_club
+
+        out["club"] = clean_club(doc["club"], out["players"])
     if doc.get("settle") is not None:
         settle = _clean_settle(doc["settle"], out["players"])
         if settle:
@@ -214,10 +218,25 @@ def build_game(game, players: list[str], seed: dict | None, path: str = "") -> G
     if kind not in kinds.KINDS:
         raise RuleError("session.unknown_kind", join_path(path, "kind"), kind=str(kind)[:20],
                         known=", ".join(kinds.KINDS))
+    from .club.shape import split_place
+
     try:
-        return kinds.KINDS[kind].build(game, players, seed)
+        game, place = split_place(game)
+        rec = kinds.KINDS[kind].build(game, players, seed)
     except RuleError as err:
         raise err.prefixed(path) from None
+    if place:                           # a club night's table and round ride on the game's head
+        rec.head = {**rec.head, **place}
+    return rec
+
+
+def game_doc(rec: GameRec) -> dict:
+    """The session-file game object: the kind's, with its table and round (a club night)."""
+    doc = kinds.KINDS[rec.kind].to_doc(rec)
+    for key in ("table", "round"):
+        if key in rec.head:
+            doc[key] = rec.head[key]
+    return doc
 
 
 def seed_for(games: list[GameRec], gi: int) -> dict | None:
@@ -244,6 +263,11 @@ def load(doc) -> Session:
         kind = game.get("kind") if isinstance(game, dict) else None
         seed = _seed_before(games, i, kind) if kind in kinds.KINDS else None
         games.append(build_game(game, header["players"], seed, f"games[{i}]"))
+    if header.get("club"):
+        from .club.shape import check_round_games
+
+        check_round_games(header["club"], [{"kind": g.kind, "seats": kinds.KINDS[g.kind].seats(g.head),
+                                            "round": g.head.get("round")} for g in games])
     return Session(header, games)
 
 
@@ -256,7 +280,7 @@ def read_file(data: bytes | str) -> Session:
 
 def to_doc(session: Session) -> dict:
     doc = {k: session.header[k] for k in HEADER_KEYS if k in session.header and k != "settle"}
-    doc["games"] = [kinds.KINDS[g.kind].to_doc(g) for g in session.games]
+    doc["games"] = [game_doc(g) for g in session.games]
     if session.header.get("settle"):
         doc["settle"] = session.header["settle"]
     return doc
@@ -271,8 +295,13 @@ def settle_of(header: dict, games: list[GameRec]) -> dict:
 
 def state_of(session: Session) -> dict:
     """companion-state/1."""
-    return {"format": STATE_FORMAT, "games": [kinds.KINDS[g.kind].state(g) for g in session.games],
-            "settle": settle_of(session.header, session.games)}
+    states = [kinds.KINDS[g.kind].state(g) for g in session.games]
+    out = {"format": STATE_FORMAT, "games": states, "settle": settle_of(session.header, session.games)}
+    if session.header.get("club"):
+        from .club.night import club_state
+
+        out["club"] = club_state(session.header, session.games, states)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -331,7 +360,17 @@ def _with_settle(header: dict, settle: dict) -> dict:
     return out
 
 
-HEADER_EVENTS = {"rename": renamed, "add_player": player_added, "banker": banker_set}
+def club_set(header: dict, payload: dict) -> dict:
+    """The organizer's club night settings (format, pairs, byes, who left, the round clock)."""
+    from .club.shape import clean_club
+
+    out = {k: v for k, v in header.items() if k != "club"}
+    if payload.get("club") is not None:
+        out["club"] = clean_club(payload["club"], header["players"])
+    return out
+
+
+HEADER_EVENTS = {"rename": renamed, "add_player": player_added, "banker": banker_set, "club": club_set}
 
 
 def propagate(games: list[GameRec], gi: int, players: list[str]) -> list[int]:
@@ -344,9 +383,8 @@ def propagate(games: list[GameRec], gi: int, players: list[str]) -> list[int]:
             continue
         seed = kinds.KINDS[kind].seed_out(games[gi])
         if seed != games[j].seed:
-            k = kinds.KINDS[kind]
             try:
-                games[j] = k.build(k.to_doc(games[j]), players, seed)
+                games[j] = build_game(game_doc(games[j]), players, seed)
             except RuleError as err:
                 raise RuleError("session.carry_broken", "game", game=j + 1, why=err.msg) from None
             rebuilt.append(j)

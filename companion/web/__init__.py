@@ -12,9 +12,9 @@ from .. import kinds
 
 
 def register(app) -> None:
-    from . import assets, history, i18n, ratings, sessions, settle, static_files
+    from . import assets, club, history, i18n, ratings, sessions, settle, static_files
 
-    for module in (sessions, settle, history, assets, ratings):
+    for module in (sessions, settle, history, assets, ratings, club):
         app.register_blueprint(module.bp)
     for name in kinds.KINDS:
         app.register_blueprint(import_module(f"companion.kinds.{name}.blueprint").bp)

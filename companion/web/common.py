@@ -35,10 +35,11 @@ class SessionView:
         self.view_token = row["view_token"]
         self.edit_gen = row["edit_gen"]
         self.role = role
+        self.table = row.get("table")      # a table's scoring link: that table's games only (club night)
 
     @property
     def can_edit(self) -> bool:
-        return self.role == "edit"
+        return self.role in ("edit", "table")
 
     @cached_property
     def header(self) -> dict:
@@ -64,6 +65,8 @@ class SessionView:
     def game(self, gi: int, kind: str | None = None) -> GameRec:
         if not 0 <= gi < len(self.games) or (kind and self.games[gi].kind != kind):
             abort(404)
+        if self.table is not None and self.games[gi].head.get("table") != self.table:
+            abort(403)
         return self.games[gi]
 
     @cached_property
@@ -97,6 +100,10 @@ def open_session(token: str) -> SessionView:
     if not token or len(token) > MAX_TOKEN:
         abort(404)
     row, role = store.find(get_db(), token)
+    if row is None:
+        from .club_links import find_table
+
+        row, role = find_table(get_db(), token)
     if row is None:
         abort(404)
     g.capability_page = True
@@ -159,6 +166,11 @@ def perform(view: SessionView, etype: str, payload: dict, location: str) -> stor
     """Record one event through an edit link. Raises RuleError (nothing stored) when refused."""
     if not view.can_edit:
         abort(403)
+    if view.table is not None:
+        from .club_links import table_may
+
+        if not table_may(view, etype, payload):
+            abort(403)
     seen = request.form.get("v", type=int)
     return store.write(get_db(), view.id, etype, payload, browser=security.browser_id(), key=request_key(),
                        seen_version=seen, location=location)
@@ -189,7 +201,8 @@ def links(view: SessionView) -> dict:
                                  int(port) if port and port.isdigit() else None)
     return {
         "watch": f"{root}/s/{view.view_token}",
-        "edit": f"{root}/s/{view.edit_token}" if view.can_edit else None,
+        "edit": (f"{root}/s/{view.token}" if view.table is not None else f"{root}/s/{view.edit_token}")
+        if view.can_edit else None,
         "unreachable": unreachable,
     }
 

@@ -46,6 +46,13 @@ class FastPoll:
                     row = self._conn().execute(
                         "SELECT version FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
                     ).fetchone()
+                    if row is None:     # a club table's scoring link: its own table's changes only
+                        from .club_links import poll_unchanged
+
+                        rest = path[3 + len(token):]
+                        if poll_unchanged(self._conn(), token, int(since), rest):
+                            start_response("200 OK", list(HEADERS))
+                            return []
                     if row is not None and str(row[0]) == since:
                         start_response("200 OK", list(HEADERS))
                         return []

@@ -180,6 +180,8 @@ def _session_page(view: SessionView, status: int = 200, **ctx):
 @bp.get("/s/<token>")
 def show(token):
     view = open_session(token)
+    if view.table is not None:      # a club table's link: its own table's page
+        return see_other(url_for("club.table_home", token=token))
     return unchanged_poll(view) or _session_page(view, replaced=request.args.get("replaced") == "1")
 
 
@@ -229,6 +231,8 @@ def undo(token, gi):
 def replace(token):
     """Replace the scoring link: asked first, then done, and said."""
     view = require_edit(token)
+    if view.table is not None:
+        abort(403)
     if request.method == "GET":
         return render("replace.html", view)
     new = store.replace_edit(get_db(), view.id)

@@ -127,5 +127,11 @@ class Adjust(Action):
     why: str | None = None
 
 
+@dataclass(frozen=True)
+class EndByTime(Action):
+    """The round's clock ended an undecided match (a club night): no hand follows."""
+    TYPE = "end_by_time"
+
+
 ACTIONS = {cls.TYPE: cls for cls in (StartHand, Pass, Bet, Raise, Ordago, Call, Fold, Declare, Showdown,
-                                     ReplaceHand, AddHand, Tally, Adjust, PassRest, SetScoring)}
+                                     ReplaceHand, AddHand, Tally, Adjust, PassRest, SetScoring, EndByTime)}

@@ -14,6 +14,7 @@ from ..validate import MAX_MONEY, is_int, need_int
 from . import actions as A
 from .hand import Ctx, Play, lance, start_state, team_ref
 from .options import LANCES, STAGES, TEAMS, effective, other
+from ...club.results import match_result
 from .shape import (HEAD_KEYS, SCORING, members, norm_cards, norm_head, norm_held, norm_item)
 
 TITLE = "mus.title"
@@ -158,6 +159,11 @@ class MusKind:
         if not isinstance(hands, list):
             raise RuleError("v.list", "hands")
         items, state = self.play_from(head, start_state(), hands)
+        if head.get("ended"):
+            if state["match_winner"]:
+                raise RuleError("mus.ended_decided", "ended")
+            if items and "open" in items[-1].body:
+                raise RuleError("mus.ended_open", "ended")
         return GameRec("mus", head, items, state)
 
     def play_from(self, head: dict, base: dict, hands: list, first: int = 0) -> tuple[list[Item], dict]:
@@ -209,7 +215,8 @@ class MusKind:
         """The number of hands, the last one and the running state (small): a correction of an earlier
         hand moves the position too."""
         n = len(rec.items)
-        return fingerprint(n, rec.items[-1].body if n else None, rec.state, rec.head.get("scoring"))
+        return fingerprint(n, rec.items[-1].body if n else None, rec.state, rec.head.get("scoring"),
+                           rec.head.get("ended"))
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
@@ -217,7 +224,15 @@ class MusKind:
         handler = getattr(self, f"do_{action.TYPE}", None)
         if handler is None:
             raise RuleError("v.action_type", "type", type=action.TYPE)
+        if rec.head.get("ended"):
+            raise RuleError("mus.ended_already", "type")
         return handler(rec, ctx_of(rec.head), action)
+
+    def do_end_by_time(self, rec, ctx, a: A.EndByTime) -> Change:
+        if rec.state["match_winner"]:
+            raise RuleError("mus.ended_decided", "type")
+        self._no_open(rec, "mus.ended_open")
+        return Change(head={**rec.head, "ended": "time"})
 
     def _no_open(self, rec: GameRec, code: str = "mus.hand_open") -> None:
         if self.open_item(rec) is not None:
@@ -588,11 +603,17 @@ class MusKind:
                             "points": aw["points"], "why": render(aw["why"])})
         over = current["match_winner"] is not None
         next_mano = None if over else seats[0 if current["mano"] is None else (current["mano"] + 1) % 4]
-        return {"kind": "mus", "teams": {"A": seats[0::2], "B": seats[1::2]},
-                "games": [dict(g, score=dict(g["score"])) for g in current["games"]],
-                "games_won": dict(current["games_won"]), "match_winner": current["match_winner"],
-                "score": score, "dentro": {t: score[t] >= target - 5 for t in TEAMS},
-                "stones": stones_of(score, target), "next_mano": next_mano, "log": log}
+        out = {"kind": "mus", "teams": {"A": seats[0::2], "B": seats[1::2]},
+               "games": [dict(g, score=dict(g["score"])) for g in current["games"]],
+               "games_won": dict(current["games_won"]), "match_winner": current["match_winner"],
+               "score": score, "dentro": {t: score[t] >= target - 5 for t in TEAMS},
+               "stones": stones_of(score, target), "next_mano": next_mano, "log": log}
+        result, ended_by = match_result({**out, "ended": rec.head.get("ended")})
+        if result:
+            out["result"], out["ended_by"] = result, ended_by
+        if rec.head.get("ended"):
+            out["next_mano"] = None
+        return out
 
     def settlement(self, rec: GameRec) -> dict:
         seats = rec.head["seats"]

@@ -8,7 +8,7 @@ from ..validate import MAX_MONEY, check_keys, is_int, need_int
 from . import cards as C
 from .options import LANCES, STAGES, TEAMS, norm_rules
 
-HEAD_KEYS = ("kind", "rules", "seats", "stones", "stake", "team_names", "scoring")
+HEAD_KEYS = ("kind", "rules", "seats", "stones", "stake", "team_names", "scoring", "ended")
 SCORING = ("bids", "tally")
 GAME_KEYS = HEAD_KEYS + ("hands",)
 HAND_KEYS = ("mano", "cards", "grande", "chica", "pares", "juego", "showdown", "open", "declared")
@@ -62,6 +62,10 @@ def norm_head(game, players) -> dict:
         raise RuleError("mus.scoring", "scoring", known=", ".join(SCORING))
     if scoring == "tally":      # "bids" is the default and is not written
         out["scoring"] = "tally"
+    if game.get("ended") is not None:     # a club night: the round's clock ended the match
+        if game["ended"] != "time":
+            raise RuleError("mus.ended_value", "ended")
+        out["ended"] = "time"
     return out
 
 

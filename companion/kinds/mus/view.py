@@ -91,7 +91,7 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
     current, play = KIND.current(rec)
     over = current["match_winner"] is not None
     progress = play.progress if play else None
-    if over:
+    if over or head.get("ended"):       # decided, or ended by a club round's clock
         status = "match_over"
     elif progress is None:
         status = "ready"
@@ -109,7 +109,11 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
           "games_won": current["games_won"], "games": current["games"], "match_winner": current["match_winner"],
           "rules": R, "game_number": len(current["games"]) if over else current["game"], "status": status,
           "hand": {"mano": progress["mano"]} if progress else None, "next_mano": next_mano,
-          "game_over": game_over, "seats": seats}
+          "game_over": game_over, "seats": seats, "ended": head.get("ended")}
+    if head.get("ended"):
+        from ...club.results import match_result
+
+        st["result"] = match_result({**current, "ended": head["ended"]})[0]
     first = len(rec.items) - len(recent)      # the recent items are the last ones
     hands = [dict(hand_view(item.result), n=first + k + 1) for k, item in enumerate(recent) if item.result]
     if play is not None:

@@ -1,0 +1,26 @@
+"""The club night as the state JSON says it (``club``): format, the round, the standings."""
+from __future__ import annotations
+
+from .results import round_matches
+from .standings import standings
+
+
+def matches_of(games, states: list[dict]) -> list[dict]:
+    """Round matches from game records (anything with ``.head``) and their states."""
+    return round_matches([g.head for g in games], states)
+
+
+def current_round(matches: list[dict], club: dict) -> int:
+    """The highest round with a game (or with byes written), 0 before the first."""
+    rounds = [m["round"] for m in matches] + [int(k) for k in (club.get("byes") or {})]
+    rounds += [int(k) for k in (club.get("clock") or {})]
+    return max(rounds, default=0)
+
+
+def club_state(header: dict, games, states: list[dict]) -> dict:
+    club = header["club"]
+    matches = matches_of(games, states)
+    out = {"format": club["format"], "round": current_round(matches, club)}
+    if club["format"] != "free":
+        out["standings"] = standings(club, header["players"], matches)
+    return out
