@@ -44,17 +44,21 @@ def _admin_token(given: str | None) -> str | None:
                    "characters, or 'auto' to have one made and printed).")
 @click.option("--base-url", envvar="COMPANION_BASE_URL", default=None,
               help="Public address for links and QR codes (env COMPANION_BASE_URL).")
-@click.option("--behind-proxy", is_flag=True, default=False,
-              help="Trust X-Forwarded-Proto/-For from one reverse proxy (HTTPS cookies get Secure).")
+@click.option("--behind-proxy", "behind_proxy", is_flag=False, flag_value="127.0.0.1", default=None,
+              envvar="COMPANION_BEHIND_PROXY", metavar="[ADDRESS]",
+              help="One reverse proxy in front, at ADDRESS (alone: 127.0.0.1; '*': any peer): its "
+                   "X-Forwarded-For/-Proto are trusted, from it only (env COMPANION_BEHIND_PROXY).")
 @click.option("--threads", default=8, show_default=True, type=int)
 def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
     """Serve the app with waitress."""
     from waitress import serve as waitress_serve
 
     from .app import create_app
+    from .proxy import proxy_settings, trusted_proxy
     from .share import base_url as reachable, qr_text
 
     token = _admin_token(admin_token)
+    behind_proxy = trusted_proxy(behind_proxy)
     app = create_app({"DATABASE": db_path, "ADMIN_TOKEN": token, "BASE_URL": base_url, "BIND_HOST": host,
                       "BEHIND_PROXY": behind_proxy})
     address, unreachable = reachable(base_url, host, port)
@@ -69,7 +73,9 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
                    "or set --base-url.")
     if token and token != admin_token:
         click.echo(f"Admin: open {address}/admin?token={token} once to see the whole archive.")
-    waitress_serve(app, host=host, port=port, threads=threads, ident="companion")
+    if behind_proxy:
+        click.echo(f"Behind a proxy at {behind_proxy}: its X-Forwarded-For and X-Forwarded-Proto are trusted.")
+    waitress_serve(app, host=host, port=port, threads=threads, ident="companion", **proxy_settings(behind_proxy))
 
 
 def _read(path: str):

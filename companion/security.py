@@ -6,6 +6,8 @@ import secrets
 from flask import abort, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 
+from .proxy import HSTS
+
 CSRF_FIELD = "csrf"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'; "
@@ -54,6 +56,8 @@ def add_headers(response):
     h.setdefault("Referrer-Policy", "no-referrer")  # tokens live in URLs
     h.setdefault("X-Content-Type-Options", "nosniff")
     h.setdefault("X-Frame-Options", "DENY")
+    if request.is_secure:       # https reached us (behind a proxy: it said so, see companion.proxy)
+        h.setdefault("Strict-Transport-Security", HSTS)
     if getattr(g, "capability_page", False):
         h["X-Robots-Tag"] = "noindex, nofollow"
         h.setdefault("Cache-Control", "no-store")
