@@ -80,8 +80,8 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
 
 def _read(path: str):
     """A session file, parsed and checked by the one reader (companion.session.read_file)."""
+    from .archive import read_session
     from .errors import RuleError
-    from .session import read_file
 
     try:
         with open(path, "rb") as fh:
@@ -89,7 +89,7 @@ def _read(path: str):
     except OSError as err:
         raise click.ClickException(f"{path}: {err.strerror}")
     try:
-        return read_file(data)
+        return read_session(data)
     except RuleError as err:
         raise click.ClickException(f"{path}: refused, nothing imported: {err.path or '$'}: {err.message}")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -263,17 +263,20 @@ def create(db: Database, sess: S.Session, *, browser: str, key: str | None = Non
         return _insert(db, sess, browser, key, location)
 
 
-def create_many(db: Database, sessions: list[S.Session], *, browser: str, key: str | None = None) -> int:
-    """Import several sessions (an archive) in one transaction: all of them or none. Each is remembered
-    as opened with its edit link by ``browser``. A retried request (same ``key``) imports nothing more."""
+def create_many(db: Database, sessions: Iterable[S.Session], *, browser: str, key: str | None = None) -> int:
+    """Import several sessions (an archive) in one transaction: all of them or none (``sessions`` may be
+    a generator that parses each as it is needed, and raises to refuse). Each is remembered as opened with
+    its edit link by ``browser``. A retried request (same ``key``) imports nothing more."""
     key = check_key(key)
+    count = 0
     with immediate(db):
         if _stored(db, browser, "archive", key):
             return 0
         for sess in sessions:
             _insert(db, sess, browser, None, None)
+            count += 1
         _remember_key(db, browser, "archive", key, 0, "")
-    return len(sessions)
+    return count
 
 
 def _insert(db: Database, sess: S.Session, browser: str, key: str | None, location) -> Written:

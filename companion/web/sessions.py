@@ -8,9 +8,10 @@ from datetime import datetime
 from flask import Blueprint, Response, abort, current_app, request, session, url_for
 
 from .. import kinds, security, store
+from ..archive import read_session
 from ..db import get_db
 from ..errors import RuleError
-from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, read_file, same_player, to_doc
+from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
 from .common import (SessionView, links, open_session, perform, refusal, render, request_key, require_edit,
                      see_other, unchanged_poll)
@@ -134,7 +135,7 @@ def import_file():
     if upload is None or not upload.filename:
         return _home(status=422, errors={"file": t({"code": "web.choose_file"})})
     try:
-        sess = read_file(upload.read())
+        sess = read_session(upload.read())     # limited work, not just bytes
     except RuleError as err:
         return _home(status=422, errors={"file": t({"code": "web.refused_file", "path": err.path or "$",
                                                     "why": err.msg})})
