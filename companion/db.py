@@ -182,10 +182,13 @@ def _salvage(doc: dict):
     return session
 
 
+BUSY_TIMEOUT = 10     # seconds a write waits for another writer before "database is locked"
+
+
 def connect(path: str) -> Database:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE), which
     also sets WRITE_PRAGMAS; a read (most requests: every live poll) pays for nothing it does not use."""
-    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
     db = Database(conn)
     db.path = path      # the store's caches are per database file
     return db

@@ -64,7 +64,8 @@ def immediate(db: Database):
     try:
         yield
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.conn.in_transaction:      # SQLite has already rolled back after a full disk or an I/O error
+            db.execute("ROLLBACK")
         raise
     else:
         db.execute("COMMIT")
