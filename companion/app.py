@@ -47,7 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    from . import db, faults, logredact, proxy, security
+    from . import db, faults, formkeys, logredact, proxy, security
     from .web import limits, poll
 
     app.config.setdefault("SECRET_KEY", None)
@@ -57,6 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(db.close_db)
     app.before_request(security.check_csrf)
     faults.install(app)     # a read-only or full disk: a 503 page saying so, nothing changed
+    formkeys.install(app)   # a form's key reused with other fields: 422, never silently dropped
     app.after_request(security.add_headers)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["form_key"] = security.form_key

@@ -169,6 +169,14 @@ def m004_summaries(db: Database):
         _side_tables(db, session_id, sess.header, sess.games)
 
 
+@migrations()
+def m005_form_fingerprints(db: Database):
+    """An idempotency key remembers the request it came with (companion.formkeys): reused with other
+    fields or on another route, it is refused. Looked up by browser and key, whatever the scope."""
+    db.execute("ALTER TABLE requests ADD COLUMN print TEXT")
+    db.execute("CREATE INDEX requests_by_key ON requests(browser, key)")
+
+
 def _salvage(doc: dict):
     from .session import Session, build_game, normalize_header
 

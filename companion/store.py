@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 
 from sqlite_utils import Database
 
-from . import kinds, session as S, summary
+from . import formkeys, kinds, session as S, summary
 from .db import WRITE_PRAGMAS
 from .errors import RuleError, Stale
 from .kinds.base import Action, Change, GameRec, Item
@@ -239,15 +239,19 @@ def check_key(key: str | None) -> str | None:
 def _stored(db: Database, browser: str, scope: str, key: str | None) -> Written | None:
     if not key:
         return None
-    row = db.execute("SELECT seq, location FROM requests WHERE browser = ? AND scope = ? AND key = ?",
-                     [browser, scope, key]).fetchone()
-    return Written(row[0], row[1], replayed=True) if row else None
+    # any scope: a key is one form's, and comes back only with that form's fields (formkeys.check_same)
+    row = db.execute("SELECT seq, location, scope, print FROM requests WHERE browser = ? AND key = ?",
+                     [browser, key]).fetchone()
+    if row is None:
+        return None
+    formkeys.check_same(row[2], row[3], scope)
+    return Written(row[0], row[1], replayed=True)
 
 
 def _remember_key(db, browser, scope, key, seq, location) -> None:
     if key:
-        db.execute("INSERT INTO requests(browser, scope, key, seq, location) VALUES (?, ?, ?, ?, ?)",
-                   [browser, scope, key, seq, location])
+        db.execute("INSERT INTO requests(browser, scope, key, seq, location, print) VALUES (?, ?, ?, ?, ?, ?)",
+                   [browser, scope, key, seq, location, formkeys.current()])
 
 
 # ---------------------------------------------------------------------------------------------------
