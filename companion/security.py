@@ -45,6 +45,14 @@ def browser_id() -> str:
     return session["browser"]
 
 
+def rotate() -> None:
+    """A new browser id and CSRF token (when the browser gains a privilege); the rest of the cookie goes."""
+    session.clear()
+    session["browser"] = secrets.token_urlsafe(16)
+    session["csrf"] = secrets.token_urlsafe(32)
+    session.permanent = True
+
+
 def form_key() -> str:
     """An idempotency key for one rendered form: a double tap sends it twice, it lands once."""
     return secrets.token_urlsafe(16)

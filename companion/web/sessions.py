@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from datetime import datetime
 
@@ -22,11 +23,14 @@ FIRST_ROWS, MORE_ROWS = 8, 8
 
 
 def _admin_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    """An HMAC of the admin token keyed with the app's secret: a stolen cookie cannot be tried offline
+    against guessed tokens (a bare hash could)."""
+    key = str(current_app.secret_key).encode("utf-8", "surrogatepass")
+    return hmac.new(key, b"companion-admin\0" + token.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
 def is_admin() -> bool:
-    """The admin flag: the cookie keeps a hash of the admin token, never the token itself."""
+    """The admin flag: the cookie keeps an HMAC of the admin token, never the token itself."""
     token = current_app.config.get("ADMIN_TOKEN")
     mark = session.get("admin")
     return bool(token) and isinstance(mark, str) and security.same_secret(mark, _admin_digest(token))
@@ -150,6 +154,9 @@ def admin():
     given = request.args.get("token", "")
     if not token or not security.same_secret(given, token):
         abort(404)
+    # a new browser id and CSRF token: a cookie planted before (session fixation) shares nothing with
+    # the admin's from now on
+    security.rotate()
     session["admin"] = _admin_digest(token)
     session.permanent = True
     return see_other(url_for("sessions.home"))
