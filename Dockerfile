@@ -5,7 +5,8 @@
 #
 # BASE: any image with Python 3.11+ and its venv module (the default, or a Debian bookworm with python3 and
 # python3-venv: tests/test_container.py builds one with mmdebstrap when no registry can be reached).
-# Wheels in ./wheels/ (pip wheel . -w wheels) are installed offline; without them pip reaches PyPI.
+# Wheels in ./wheels/ (pip wheel . -w wheels: the app's and its dependencies') are installed offline;
+# without them pip builds the app from the sources and reaches PyPI.
 ARG BASE=docker.io/library/python:3.11-slim
 FROM ${BASE}
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
@@ -17,7 +18,7 @@ COPY static /tmp/src/static
 COPY pyproject.toml wheel[s] /tmp/wheels/
 RUN python3 -m venv /opt/companion \
  && if ls /tmp/wheels/*.whl >/dev/null 2>&1; then \
-      /opt/companion/bin/pip install --no-cache-dir --no-index --find-links /tmp/wheels /tmp/src; \
+      /opt/companion/bin/pip install --no-cache-dir --no-index --find-links /tmp/wheels companion; \
     else /opt/companion/bin/pip install --no-cache-dir /tmp/src; fi \
  && rm -rf /tmp/src /tmp/wheels \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin companion \
