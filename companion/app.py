@@ -9,6 +9,7 @@ from pathlib import Path
 
 from flask import Flask, render_template, request
 from flask_compress import Compress
+
 from . import __version__
 
 COMPRESSIBLE = ["text/html", "text/css", "application/javascript", "text/javascript", "application/json",

@@ -2,9 +2,10 @@
 token is slowed to a crawl, a table's phones never notice. Only wrong guesses count: a 404 (no such
 link) from one address; and every try of the admin token.
 
-Who is counted: the client's real address (behind a proxy, the one it forwards: see ``companion.proxy``),
-except on a capability route whose link exists, which is counted by its link. So a stranger's wrong
-guesses, even from the same address (a club's wifi, a carrier's NAT), never stop a valid link."""
+Who is counted: the client's real address (behind a proxy, the one it forwards: see ``companion.proxy``);
+on a capability route whose link exists, that link from that address. So a stranger's wrong guesses, even
+from the same address (a club's wifi, a carrier's NAT), never stop a valid link, and a watcher's 404s
+under a link (a game that is not there) never stop it for the others."""
 from __future__ import annotations
 
 import hashlib
@@ -28,14 +29,15 @@ def _link_exists(token: str) -> bool:
 
 
 def limit_key() -> str:
-    """The bucket of this request: ``link:<digest>`` for an existing session link, else ``addr:<ip>``."""
+    """The bucket of this request: ``link:<digest>:<ip>`` under an existing session link, else ``addr:<ip>``."""
     if "limit_key" not in g:
+        address = request.remote_addr or "127.0.0.1"
         token = (request.view_args or {}).get("token")
         if isinstance(token, str) and _link_exists(token):
             # a digest: the limiter's storage never holds a capability
-            g.limit_key = "link:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+            g.limit_key = f"link:{hashlib.sha256(token.encode()).hexdigest()[:32]}:{address}"
         else:
-            g.limit_key = "addr:" + (request.remote_addr or "127.0.0.1")
+            g.limit_key = "addr:" + address
     return g.limit_key
 
 

@@ -212,3 +212,15 @@ def test_every_429_says_when_to_try_again(app, client):
     assert codes[-1].status_code == 429 and 1 <= int(codes[-1].headers["Retry-After"]) <= 60
     resp = client.get("/admin?token=x", headers={"Accept": "application/json"})
     assert resp.status_code == 429 and resp.get_json()["status"] == 429 and int(resp.headers["Retry-After"]) >= 1
+
+
+def test_a_watchers_404s_under_a_link_never_stop_it_for_the_others(app):
+    owner, watcher = app.test_client(), app.test_client()
+    from helpers import new_session
+
+    links = new_session(owner)
+    env = {"REMOTE_ADDR": "10.0.0.9"}
+    codes = [watcher.get(f"{links['view']}/mus/{90 + i}", environ_base=env).status_code for i in range(121)]
+    assert codes[:120] == [404] * 120 and codes[120] == 429
+    assert watcher.get(links["view"], environ_base={"REMOTE_ADDR": "10.0.0.10"}).status_code == 200
+    assert owner.get(links["view"]).status_code == 200 and owner.get(links["edit"]).status_code == 200
