@@ -127,8 +127,9 @@ def _fault_page(err):
 
 
 def probe_write(path: str) -> None:
-    """One real write (the time the server started, in ``meta``): a read-only mount or a full disk is
-    found now, at start, not at the first hand of the night. Raises sqlite3.Error."""
+    """One real write (the time of this check, in ``meta``): a read-only mount or a full disk is found
+    now, when the server starts or a command begins, not at the first hand of the night. Raises
+    sqlite3.Error."""
     from datetime import datetime, timezone
 
     from .db import connect
@@ -136,7 +137,7 @@ def probe_write(path: str) -> None:
     db = connect(path)
     try:
         db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('started', ?)",
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('write_checked', ?)",
                    [datetime.now(timezone.utc).isoformat(timespec="seconds")])
         db.execute("COMMIT")
     finally:

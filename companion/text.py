@@ -4,7 +4,7 @@ table labels): what is shown must be what is there.
 - NFC (``é`` typed either way is one name), whitespace runs become one space, trimmed;
 - refused: control characters, format characters (bidi overrides, embeddings, isolates and marks such as
   U+202E, U+061C; zero-width space U+200B; soft hyphen U+00AD; tag characters U+E0000..U+E007F; the
-  word joiner...), line and paragraph separators, private-use, unassigned and surrogate code points, and
+  word joiner...), line and paragraph separators, private-use and surrogate code points, and
   characters that look blank (Hangul fillers U+3164, U+115F, U+1160, U+FFA0; Braille blank U+2800;
   U+034F, U+180B..U+180F, U+17B4, U+17B5; U+FFFC);
 - accepted: every script, combining marks, emoji, and the two joiners where they join something: ZWJ
@@ -21,7 +21,8 @@ import unicodedata
 ZWJ, ZWNJ, VS16 = "\u200d", "\u200c", "\ufe0f"
 BLANK_LOOKING = frozenset([0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4, 0x17B5, 0x180B, 0x180C,
                            0x180D, 0x180E, 0x180F, 0xFFFC])
-REFUSED_CATEGORIES = frozenset(["Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"])
+# not Cn: a code point unassigned in this Python's Unicode may be a new emoji on the phone that typed it
+REFUSED_CATEGORIES = frozenset(["Cc", "Cf", "Cs", "Co", "Zl", "Zp"])
 SKIN_TONES = range(0x1F3FB, 0x1F400)
 
 

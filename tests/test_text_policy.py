@@ -15,7 +15,7 @@ from helpers import csrf
 REFUSED = ["\u202e", "\u202d", "\u2066", "\u2069", "\u200e", "\u200f", "\u061c", "\u200b", "\u2060", "\ufeff",
            "\u0001", "\u001f", "\u007f", "\u0085", "\u00ad", "\U000e0041", "\U000e007f", "\u3164", "\u115f",
            "\u1160", "\uffa0", "\u2800", "\u034f", "\u180e", "\u2028", "\u2029", "\ue000", "\U0010fffd",
-           "\u0378", "\ufffc", "\u200d", "\u200c"]
+           "\ufffc", "\u200d", "\u200c"]
 ACCEPTED = ["Ane", "Iñaki", "Fermín", "山田 太郎", "Øyvind", "Zoë", "José María", "علي", "דנה", "Ώμηρος",
             "👩\u200d💻", "👩🏽\u200d💻", "🏳\ufe0f\u200d🌈", "👨\u200d👩\u200d👧", "❤\ufe0f", "Ane 🂡", "می\u200cخواهم",
             "O'Brien", "Jean-Luc", "Anne (B)"]
