@@ -259,3 +259,19 @@ def test_check_replays_every_game_and_names_the_wrong_session(tmp_path):
     assert bad.exit_code == 1
     assert f"session 2 ({name}): game {gi + 1}" in bad.output and "differs from the replay" in bad.output
     assert "session 1 " not in bad.output
+
+
+def test_a_database_locked_by_another_program_answers_503_busy(app, client, monkeypatch):
+    links = new_session(client)
+    dbmod._pools.clear()
+    monkeypatch.setattr(dbmod, "BUSY_TIMEOUT", 0.2)
+    holder = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")                    # a backup tool, a second server...
+    try:
+        resp = _rename(client, links["edit"], "Different name", headers=ES)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "30"
+    assert "está ocupada" in resp.get_data(as_text=True)
+    assert _name(client, links["edit"]) == "Friday at Koldo's"
