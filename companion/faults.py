@@ -57,6 +57,24 @@ def kind_of(err: BaseException) -> str | None:
     return None
 
 
+def no_space(path: str) -> bool:
+    """The filesystem holding ``path`` has no block left (SQLite may then say "disk I/O error": growing
+    its shared-memory file fails before any write does)."""
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
+def kind_at(err: BaseException, path: str) -> str | None:
+    """``kind_of``, told a full disk from a broken file by looking at the disk."""
+    kind = kind_of(err)
+    if kind == BROKEN and isinstance(err, sqlite3.Error) and "not a database" not in str(err) and no_space(path):
+        return FULL
+    return kind
+
+
 def cannot_write(path: str) -> str | None:
     """Why the database at ``path`` cannot be written (MISSING, READONLY), or None. Cheap: a stat."""
     if path == ":memory:" or path.startswith("file:"):
@@ -74,7 +92,7 @@ def cannot_write(path: str) -> str | None:
 
 def database_line(path: str, err: BaseException | str) -> str:
     """One line for the command line, naming the file and what to do."""
-    kind = err if isinstance(err, str) else kind_of(err)
+    kind = err if isinstance(err, str) else kind_at(err, path)
     where = os.path.abspath(path)
     folder = os.path.dirname(where)
     if kind == MISSING and not os.path.isdir(folder):
@@ -114,7 +132,7 @@ def _fault_page(err):
     from .messages import ENGLISH
     from .web.i18n import t
 
-    kind = kind_of(err) or BROKEN
+    kind = kind_at(err, current_app.config["DATABASE"]) or BROKEN
     current_app.logger.warning("database problem (%s) on %s %s: %s", kind, request.method, request.path, err)
     m = {"code": f"fault.{kind if kind != MISSING else BROKEN}"}
     if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":

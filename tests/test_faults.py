@@ -275,3 +275,22 @@ def test_a_database_locked_by_another_program_answers_503_busy(app, client, monk
     assert resp.status_code == 503 and resp.headers["Retry-After"] == "30"
     assert "está ocupada" in resp.get_data(as_text=True)
     assert _name(client, links["edit"]) == "Friday at Koldo's"
+
+
+def _fill(folder) -> None:
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, b"\0" * 4096):
+            pass
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def test_a_full_disk_is_one_line_for_the_command_line(small_disk, tmp_path):
+    db = str(small_disk / "night.db")
+    create_app({"DATABASE": db})
+    _fill(small_disk)
+    for args in (["import", "--db", db, _session_file(tmp_path)], ["serve", "--db", db, "--port", "0"]):
+        assert "is full" in _one_line(CliRunner().invoke(main, args)), args
