@@ -9,7 +9,6 @@ from pathlib import Path
 
 from flask import Flask, render_template, request
 from flask_compress import Compress
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import __version__
 
@@ -32,6 +31,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE=os.environ.get("COMPANION_DB", "companion.db"),
         BASE_URL=os.environ.get("COMPANION_BASE_URL") or None,
         ADMIN_TOKEN=os.environ.get("COMPANION_ADMIN_TOKEN") or None,
+        BEHIND_PROXY=os.environ.get("COMPANION_BEHIND_PROXY") or None,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_NAME="companion",
@@ -48,7 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    from . import db, logredact, security
+    from . import db, faults, formkeys, logredact, proxy, security
     from .web import limits, poll
 
     app.config.setdefault("SECRET_KEY", None)
@@ -57,6 +57,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = secret  # kept in the database: cookies survive a restart
     app.teardown_appcontext(db.close_db)
     app.before_request(security.check_csrf)
+    faults.install(app)     # a read-only or full disk: a 503 page saying so, nothing changed
+    formkeys.install(app)   # a form's key reused with other fields: 422, never silently dropped
     app.after_request(security.add_headers)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["form_key"] = security.form_key
@@ -69,9 +71,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     Compress(app)
     logredact.install(app.logger, logging.getLogger("waitress"))
     app.session_interface = security.SessionInterface()
-    if app.config.get("BEHIND_PROXY"):
+    if proxy.trusted_proxy(app.config.get("BEHIND_PROXY")):
         # one reverse proxy in front: trust what it says of the client's address and scheme
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)
+        app.wsgi_app = proxy.wrap(app.wsgi_app)
     # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup
     app.wsgi_app = poll.FastPoll(app.wsgi_app, app.config["DATABASE"])
 
@@ -92,9 +94,15 @@ def create_app(test_config: dict | None = None) -> Flask:
             described = getattr(err, "description", "") or ""
             m = msg(described) if described in CATALOG else msg("error.400") if not described else described
         if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":
-            return {"error": ENGLISH(m) if m else "", "status": code}, code     # data stays English
+            resp = app.make_response(({"error": ENGLISH(m) if m else "", "status": code}, code))  # data stays English
+            if code == 429:
+                resp.headers["Retry-After"] = str(limits.retry_after())
+            return resp
         message = t(m) if m else ""
-        return render_template("error.html", code=code, message=message), code
+        resp = app.make_response((render_template("error.html", code=code, message=message), code))
+        if code == 429:
+            resp.headers["Retry-After"] = str(limits.retry_after())
+        return resp
 
     @app.route("/healthz")
     def healthz():

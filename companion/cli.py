@@ -1,6 +1,7 @@
-"""The command line: companion serve | import FILE | export ID | state FILE.
+"""The command line: companion serve | import FILE | export ID | check | state FILE.
 
-``state`` works offline on a file and imports neither Flask nor SQLite.
+``state`` works offline on a file and imports neither Flask nor SQLite. Every database problem (a missing
+folder, a read-only or full disk, a locked or damaged file) is one line and exit status 1.
 """
 from __future__ import annotations
 
@@ -17,6 +18,44 @@ MIN_ADMIN_TOKEN = 16
 def _db_option(f):
     return click.option("--db", "db_path", envvar="COMPANION_DB", default="companion.db", show_default=True,
                         help="SQLite database file (env COMPANION_DB).")(f)
+
+
+class _DatabaseErrors:
+    """Any database or disk error inside becomes one line (``faults.database_line``) and exit status 1."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, etype, err, _tb):
+        import sqlite3
+
+        from .faults import database_line
+
+        if err is not None and isinstance(err, (sqlite3.Error, OSError)):
+            raise click.ClickException(database_line(self.path, err)) from None
+        return False
+
+
+def _open_app(db_path: str, config: dict | None = None, *, write: bool = True):
+    """The app on ``db_path`` (created or migrated); with ``write``, checked writable by a real write.
+    Without it, the database must already exist (nothing is created by reading)."""
+    from .app import create_app
+    from .faults import cannot_write, database_line, probe_write
+
+    if write:
+        why = cannot_write(db_path)
+        if why is not None:
+            raise click.ClickException(database_line(db_path, why))
+    elif not os.path.isfile(db_path):
+        raise click.ClickException(f"no database at {os.path.abspath(db_path)}")
+    with _DatabaseErrors(db_path):
+        app = create_app({**(config or {}), "DATABASE": db_path})
+        if write:
+            probe_write(db_path)
+    return app
 
 
 @click.group()
@@ -44,19 +83,22 @@ def _admin_token(given: str | None) -> str | None:
                    "characters, or 'auto' to have one made and printed).")
 @click.option("--base-url", envvar="COMPANION_BASE_URL", default=None,
               help="Public address for links and QR codes (env COMPANION_BASE_URL).")
-@click.option("--behind-proxy", is_flag=True, default=False,
-              help="Trust X-Forwarded-Proto/-For from one reverse proxy (HTTPS cookies get Secure).")
+@click.option("--behind-proxy", "behind_proxy", is_flag=False, flag_value="127.0.0.1", default=None,
+              envvar="COMPANION_BEHIND_PROXY", metavar="[ADDRESS]",
+              help="One reverse proxy in front, at ADDRESS (alone: 127.0.0.1; '*': any peer): its "
+                   "X-Forwarded-For/-Proto are trusted, from it only (env COMPANION_BEHIND_PROXY).")
 @click.option("--threads", default=8, show_default=True, type=int)
 def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
     """Serve the app with waitress."""
     from waitress import serve as waitress_serve
 
-    from .app import create_app
+    from .proxy import proxy_settings, trusted_proxy
     from .share import base_url as reachable, qr_text
 
     token = _admin_token(admin_token)
-    app = create_app({"DATABASE": db_path, "ADMIN_TOKEN": token, "BASE_URL": base_url, "BIND_HOST": host,
-                      "BEHIND_PROXY": behind_proxy})
+    behind_proxy = trusted_proxy(behind_proxy)
+    app = _open_app(db_path, {"ADMIN_TOKEN": token, "BASE_URL": base_url, "BIND_HOST": host,
+                               "BEHIND_PROXY": behind_proxy})
     address, unreachable = reachable(base_url, host, port)
     click.echo(f"Companion on {os.path.abspath(db_path)}")
     click.echo(f"Open on any phone on this network: {address}/")
@@ -69,13 +111,15 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
                    "or set --base-url.")
     if token and token != admin_token:
         click.echo(f"Admin: open {address}/admin?token={token} once to see the whole archive.")
-    waitress_serve(app, host=host, port=port, threads=threads, ident="companion")
+    if behind_proxy:
+        click.echo(f"Behind a proxy at {behind_proxy}: its X-Forwarded-For and X-Forwarded-Proto are trusted.")
+    waitress_serve(app, host=host, port=port, threads=threads, ident="companion", **proxy_settings(behind_proxy))
 
 
 def _read(path: str):
     """A session file, parsed and checked by the one reader (companion.session.read_file)."""
+    from .archive import read_session
     from .errors import RuleError
-    from .session import read_file
 
     try:
         with open(path, "rb") as fh:
@@ -83,7 +127,7 @@ def _read(path: str):
     except OSError as err:
         raise click.ClickException(f"{path}: {err.strerror}")
     try:
-        return read_file(data)
+        return read_session(data)
     except RuleError as err:
         raise click.ClickException(f"{path}: refused, nothing imported: {err.path or '$'}: {err.message}")
 
@@ -94,14 +138,14 @@ def _read(path: str):
 def import_(db_path, file):
     """Import a companion-session/1 file as a new session; prints its id and links."""
     from . import store
-    from .app import create_app
     from .db import connect
 
     sess = _read(file)
-    create_app({"DATABASE": db_path})  # creates / migrates the database
-    db = connect(db_path)
-    written = store.create(db, sess, browser="cli", location=lambda edit: edit)
-    row = db.execute("SELECT id, view_token FROM sessions WHERE edit_token = ?", [written.location]).fetchone()
+    _open_app(db_path)  # creates / migrates the database
+    with _DatabaseErrors(db_path):
+        db = connect(db_path)
+        written = store.create(db, sess, browser="cli", location=lambda edit: edit)
+        row = db.execute("SELECT id, view_token FROM sessions WHERE edit_token = ?", [written.location]).fetchone()
     click.echo(json.dumps({"id": row[0], "edit": f"/s/{written.location}", "view": f"/s/{row[1]}"}))
 
 
@@ -111,15 +155,38 @@ def import_(db_path, file):
 def export(db_path, session_id):
     """Print session ID as a companion-session/1 file."""
     from . import store
-    from .app import create_app
     from .db import connect
     from .session import to_doc
 
-    create_app({"DATABASE": db_path})
-    db = connect(db_path)
-    if db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is None:
-        raise click.ClickException(f"no session {session_id}")
-    click.echo(json.dumps(to_doc(store.load(db, session_id)), ensure_ascii=False, indent=2))
+    if not os.path.isfile(db_path):
+        raise click.ClickException(f"no session {session_id}: no database at {os.path.abspath(db_path)}")
+    _open_app(db_path, write=False)
+    with _DatabaseErrors(db_path):
+        db = connect(db_path)
+        if db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is None:
+            raise click.ClickException(f"no session {session_id}")
+        doc = to_doc(store.load(db, session_id))
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+@main.command()
+@_db_option
+def check(db_path):
+    """Check the database: SQLite's integrity check, then every game's stored state against the replay of
+    its hands. Names each wrong session; exit status 1 when anything is wrong."""
+    from .check import check_database
+    from .db import connect
+
+    _open_app(db_path, write=False)
+    with _DatabaseErrors(db_path):
+        db = connect(db_path)
+        problems, counted = check_database(db)
+    for line in problems:
+        click.echo(line)
+    if problems:
+        raise click.ClickException(f"{len(problems)} problem(s) in {os.path.abspath(db_path)}")
+    click.echo(f"ok: {counted['sessions']} sessions, {counted['games']} games, {counted['items']} hands and deals "
+               "replayed; SQLite integrity ok")
 
 
 @main.command()

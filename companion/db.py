@@ -181,6 +181,11 @@ def m005_club_tables(db: Database):
             created TEXT NOT NULL,
             PRIMARY KEY (session_id, label)
         )""")
+def m006_form_fingerprints(db: Database):
+    """An idempotency key remembers the request it came with (companion.formkeys): reused with other
+    fields or on another route, it is refused. Looked up by browser and key, whatever the scope."""
+    db.execute("ALTER TABLE requests ADD COLUMN print TEXT")
+    db.execute("CREATE INDEX requests_by_key ON requests(browser, key)")
 
 
 def _salvage(doc: dict):
@@ -196,10 +201,13 @@ def _salvage(doc: dict):
     return session
 
 
+BUSY_TIMEOUT = 10     # seconds a write waits for another writer before "database is locked"
+
+
 def connect(path: str) -> Database:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE), which
     also sets WRITE_PRAGMAS; a read (most requests: every live poll) pays for nothing it does not use."""
-    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
     db = Database(conn)
     db.path = path      # the store's caches are per database file
     return db

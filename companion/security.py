@@ -6,6 +6,8 @@ import secrets
 from flask import abort, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 
+from .proxy import HSTS
+
 CSRF_FIELD = "csrf"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'; "
@@ -43,6 +45,14 @@ def browser_id() -> str:
     return session["browser"]
 
 
+def rotate() -> None:
+    """A new browser id and CSRF token (when the browser gains a privilege); the rest of the cookie goes."""
+    session.clear()
+    session["browser"] = secrets.token_urlsafe(16)
+    session["csrf"] = secrets.token_urlsafe(32)
+    session.permanent = True
+
+
 def form_key() -> str:
     """An idempotency key for one rendered form: a double tap sends it twice, it lands once."""
     return secrets.token_urlsafe(16)
@@ -54,6 +64,8 @@ def add_headers(response):
     h.setdefault("Referrer-Policy", "no-referrer")  # tokens live in URLs
     h.setdefault("X-Content-Type-Options", "nosniff")
     h.setdefault("X-Frame-Options", "DENY")
+    if request.is_secure:       # https reached us (behind a proxy: it said so, see companion.proxy)
+        h.setdefault("Strict-Transport-Security", HSTS)
     if getattr(g, "capability_page", False):
         h["X-Robots-Tag"] = "noindex, nofollow"
         h.setdefault("Cache-Control", "no-store")

@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from sqlite_utils import Database
 
-from . import kinds, session as S, summary
+from . import formkeys, kinds, session as S, summary
 from .db import WRITE_PRAGMAS
 from .errors import RuleError, Stale
 from .kinds.base import Action, Change, GameRec, Item
@@ -64,7 +64,8 @@ def immediate(db: Database):
     try:
         yield
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.conn.in_transaction:      # SQLite has already rolled back after a full disk or an I/O error
+            db.execute("ROLLBACK")
         raise
     else:
         db.execute("COMMIT")
@@ -238,15 +239,19 @@ def check_key(key: str | None) -> str | None:
 def _stored(db: Database, browser: str, scope: str, key: str | None) -> Written | None:
     if not key:
         return None
-    row = db.execute("SELECT seq, location FROM requests WHERE browser = ? AND scope = ? AND key = ?",
-                     [browser, scope, key]).fetchone()
-    return Written(row[0], row[1], replayed=True) if row else None
+    # any scope: a key is one form's, and comes back only with that form's fields (formkeys.check_same)
+    row = db.execute("SELECT seq, location, scope, print FROM requests WHERE browser = ? AND key = ?",
+                     [browser, key]).fetchone()
+    if row is None:
+        return None
+    formkeys.check_same(row[2], row[3], scope)
+    return Written(row[0], row[1], replayed=True)
 
 
 def _remember_key(db, browser, scope, key, seq, location) -> None:
     if key:
-        db.execute("INSERT INTO requests(browser, scope, key, seq, location) VALUES (?, ?, ?, ?, ?)",
-                   [browser, scope, key, seq, location])
+        db.execute("INSERT INTO requests(browser, scope, key, seq, location, print) VALUES (?, ?, ?, ?, ?, ?)",
+                   [browser, scope, key, seq, location, formkeys.current()])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -263,17 +268,20 @@ def create(db: Database, sess: S.Session, *, browser: str, key: str | None = Non
         return _insert(db, sess, browser, key, location)
 
 
-def create_many(db: Database, sessions: list[S.Session], *, browser: str, key: str | None = None) -> int:
-    """Import several sessions (an archive) in one transaction: all of them or none. Each is remembered
-    as opened with its edit link by ``browser``. A retried request (same ``key``) imports nothing more."""
+def create_many(db: Database, sessions: Iterable[S.Session], *, browser: str, key: str | None = None) -> int:
+    """Import several sessions (an archive) in one transaction: all of them or none (``sessions`` may be
+    a generator that parses each as it is needed, and raises to refuse). Each is remembered as opened with
+    its edit link by ``browser``. A retried request (same ``key``) imports nothing more."""
     key = check_key(key)
+    count = 0
     with immediate(db):
         if _stored(db, browser, "archive", key):
             return 0
         for sess in sessions:
             _insert(db, sess, browser, None, None)
+            count += 1
         _remember_key(db, browser, "archive", key, 0, "")
-    return len(sessions)
+    return count
 
 
 def _insert(db: Database, sess: S.Session, browser: str, key: str | None, location) -> Written:

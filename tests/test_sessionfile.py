@@ -7,11 +7,12 @@ from hypothesis import strategies as st
 
 from companion import session as S, store
 from companion.db import connect, init_db
+from companion import text as text_policy
 from companion.errors import RuleError
 
 FORMAT = S.FORMAT
-names = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zs", "Zl", "Zp")), min_size=1,
-                max_size=40)
+names = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Co", "Zs", "Zl", "Zp")), min_size=1,
+                max_size=40).filter(lambda n: text_policy.check(n) == (n, None))   # as the Unicode policy accepts
 players = st.lists(names, min_size=2, max_size=40, unique_by=S.player_key)
 sessions = st.fixed_dictionaries(
     {"format": st.just(FORMAT), "name": names, "players": players, "games": st.just([])},

@@ -70,8 +70,11 @@ def test_keys_belong_to_one_browser_and_one_session(db):
     other = _tally(db, sid, 2, key="tap-1", browser="b2")     # another phone that happens to send the same key
     assert not other.replayed and len(_hands(db, sid)) == 2
     sid2 = _session(db)
-    again = _tally(db, sid2, 1, key="tap-1", browser="b1")    # the same key on another session is another write
-    assert not again.replayed and len(_hands(db, sid2)) == 1
+    # the same key on another session is another form's: refused, never answered with the first write
+    # (issue 21), and nothing written
+    with pytest.raises(RuleError) as err:
+        _tally(db, sid2, 1, key="tap-1", browser="b1")
+    assert err.value.code == "formkey.used" and _hands(db, sid2) == []
 
 
 def test_an_overlong_or_odd_key_is_refused(db):

@@ -7,7 +7,7 @@ from functools import cached_property
 from flask import Response, abort, current_app, g, redirect, render_template, request
 from jinja2 import Template
 
-from .. import kinds, security, store
+from .. import formkeys, kinds, security, store
 from ..db import get_db
 from ..errors import RuleError
 from ..kinds.base import GameRec
@@ -181,6 +181,7 @@ def request_key() -> str | None:
     key = request.form.get("k") or None
     if key is not None and (len(key) > store.MAX_KEY or not key.isascii() or not key.isprintable()):
         abort(400, description=t({"code": "page.bad_key"}))
+    formkeys.use(formkeys.fingerprint(request.path, request.form, request.files) if key else None)
     return key
 
 

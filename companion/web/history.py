@@ -14,17 +14,15 @@ import json
 import re
 import unicodedata
 import zipfile
-import zlib
 from datetime import date, timedelta
 
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
-from .. import charts, csvexport, kinds, security, store
+from .. import archive as archive_import, charts, csvexport, kinds, security, store
 from ..db import get_db
-from ..errors import RuleError
 from ..messages import N_, NP_, define, msg
 from .i18n import fmt_money
-from ..session import Session, player_key, read_file, to_doc
+from ..session import player_key, to_doc
 from .common import open_session, render, request_key, see_other, unchanged_poll
 from .i18n import renderer, t
 from .sessions import is_admin, scope_sql
@@ -33,9 +31,6 @@ bp = Blueprint("history", __name__)
 
 PER_PAGE = 20
 DEFAULT_CURRENCY = "EUR"
-MAX_ARCHIVE_FILES = 10_000
-MAX_FILE_BYTES = 8 * 1024 * 1024
-MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 # The archive of a few thousand nights is larger than the app's 8 MB request limit (5,000 sessions of the
 # benchmark: 6 MB): the import alone may upload this much, or the export would not import back.
 MAX_UPLOAD_BYTES = 96 * 1024 * 1024
@@ -407,67 +402,18 @@ def _archive_upload_limit(endpoint, _values):
         request.max_content_length = max(MAX_UPLOAD_BYTES, current_app.config.get("MAX_CONTENT_LENGTH") or 0)
 
 
-class ArchiveError(ValueError):
-    def __init__(self, m: dict):
-        super().__init__(m["code"])
-        self.msg = m
-
-
-def read_archive(raw: bytes) -> list[tuple[str, Session]]:
-    """Every session file of a zip, checked: [(file name, session)]. Raises ArchiveError naming the first
-    bad file (``file.json: path: message``); nothing is imported then."""
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(raw))
-    except zipfile.BadZipFile:
-        raise ArchiveError(msg("archive.not_zip")) from None
-    out = []
-    total = 0
-    with zf:
-        infos = [i for i in zf.infolist()
-                 if not i.is_dir() and not i.filename.startswith("__MACOSX/")
-                 and not i.filename.rsplit("/", 1)[-1].startswith(".")]
-        if not infos:
-            raise ArchiveError(msg("archive.empty"))
-        if len(infos) > MAX_ARCHIVE_FILES:
-            raise ArchiveError(msg("archive.too_many", n=len(infos), max=MAX_ARCHIVE_FILES))
-        for info in infos:
-            name = info.filename[:200]
-            if not name.lower().endswith(".json"):
-                raise ArchiveError(msg("archive.not_json", name=name))
-            if info.file_size > MAX_FILE_BYTES:
-                raise ArchiveError(msg("archive.too_large", name=name))
-            try:
-                with zf.open(info) as fh:
-                    data = fh.read(MAX_FILE_BYTES + 1)
-            # a damaged zip fails inside the decompressor (zlib.error, EOFError), not only as BadZipFile;
-            # zipfile raises NotImplementedError for a compression method it does not know
-            except (zipfile.BadZipFile, RuntimeError, NotImplementedError, zlib.error, EOFError, OSError,
-                    ValueError):
-                raise ArchiveError(msg("archive.damaged", name=name)) from None
-            total += len(data)
-            if len(data) > MAX_FILE_BYTES or total > MAX_ARCHIVE_BYTES:
-                raise ArchiveError(msg("archive.too_large", name=name))
-            try:
-                sess = read_file(data)
-            except RuleError as err:
-                raise ArchiveError(msg("archive.bad_file", name=name, path=err.path or "$", why=err.msg)) from None
-            out.append((name, sess))
-    return out
-
-
 @bp.post("/history/import")
 def import_archive():
     upload = request.files.get("archive")
     if upload is None or not upload.filename:
         return _index(status=422, errors={"archive": t(msg("archive.choose"))})
-    try:
-        sessions = read_archive(upload.read())
-    except ArchiveError as err:
-        return _index(status=422, errors={"archive": t(msg("archive.refused", why=err.msg))})
     key = request_key()
-    # one transaction: a failure half-way (disk full, a lock timeout) leaves nothing imported
-    store.create_many(get_db(), [sess for _name, sess in sessions], key=key, browser=security.browser_id())
-    return see_other(url_for("history.index", imported=len(sessions)))
+    try:
+        # streamed, one file at a time, in one transaction: a failure half-way leaves nothing imported
+        count = archive_import.import_zip(get_db(), upload.stream, browser=security.browser_id(), key=key)
+    except archive_import.ArchiveError as err:
+        return _index(status=422, errors={"archive": t(msg("archive.refused", why=err.msg))})
+    return see_other(url_for("history.index", imported=count))
 
 
 define("archive", {

@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, request, session, url_for
 
 from .. import kinds, security, store
+from ..archive import read_session
 from ..db import get_db
 from ..errors import RuleError
-from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, read_file, same_player, to_doc
+from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
 from .common import (SessionView, links, open_session, perform, refusal, render, request_key, require_edit,
                      see_other, unchanged_poll)
@@ -21,11 +23,14 @@ FIRST_ROWS, MORE_ROWS = 8, 8
 
 
 def _admin_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    """An HMAC of the admin token keyed with the app's secret: a stolen cookie cannot be tried offline
+    against guessed tokens (a bare hash could)."""
+    key = str(current_app.secret_key).encode("utf-8", "surrogatepass")
+    return hmac.new(key, b"companion-admin\0" + token.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
 def is_admin() -> bool:
-    """The admin flag: the cookie keeps a hash of the admin token, never the token itself."""
+    """The admin flag: the cookie keeps an HMAC of the admin token, never the token itself."""
     token = current_app.config.get("ADMIN_TOKEN")
     mark = session.get("admin")
     return bool(token) and isinstance(mark, str) and security.same_secret(mark, _admin_digest(token))
@@ -134,7 +139,7 @@ def import_file():
     if upload is None or not upload.filename:
         return _home(status=422, errors={"file": t({"code": "web.choose_file"})})
     try:
-        sess = read_file(upload.read())
+        sess = read_session(upload.read())     # limited work, not just bytes
     except RuleError as err:
         return _home(status=422, errors={"file": t({"code": "web.refused_file", "path": err.path or "$",
                                                     "why": err.msg})})
@@ -149,6 +154,9 @@ def admin():
     given = request.args.get("token", "")
     if not token or not security.same_secret(given, token):
         abort(404)
+    # a new browser id and CSRF token: a cookie planted before (session fixation) shares nothing with
+    # the admin's from now on
+    security.rotate()
     session["admin"] = _admin_digest(token)
     session.permanent = True
     return see_other(url_for("sessions.home"))

@@ -3,6 +3,7 @@ element of ``hands`` (a dealt hand, a tally hand, or an adjustment), checked for
 the bids and the count make sense is ``hand.py``'s business."""
 from __future__ import annotations
 
+from ... import text as text_policy
 from ...errors import RuleError
 from ..validate import MAX_MONEY, check_keys, is_int, need_int
 from . import cards as C
@@ -113,7 +114,7 @@ def _norm_team_names(names) -> dict:
             continue
         if not isinstance(v, str):
             raise RuleError("v.text", f"team_names.{t}")
-        v = " ".join(v.split())
+        v = text_policy.clean(v, f"team_names.{t}")
         if len(v) > MAX_TEAM_NAME:
             raise RuleError("mus.team_name_long", f"team_names.{t}", max=MAX_TEAM_NAME)
         if v:
@@ -277,7 +278,7 @@ def _why(value, path: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise RuleError("v.text", path)
-    text = " ".join(value.split())
+    text = text_policy.clean(value, path)
     if len(text) > MAX_WHY:
         raise RuleError("mus.why_long", path, max=MAX_WHY)
     return text or None

@@ -1,0 +1,83 @@
+"""A form's idempotency key is for that form only: a retry (double tap, lost reply) sends the same fields
+to the same address and gets the first answer back; the same key with other fields, or on another
+route, is refused ("this form was already used"), never silently taken for the first.
+
+The web layer computes the request's fingerprint (``fingerprint``: the address and every field but the
+CSRF token) when it reads the key (``web.common.request_key``) and sets it for this request (``use``);
+the store keeps it beside the key and asks ``check_same`` when a key comes back.
+"""
+from __future__ import annotations
+
+import hashlib
+from contextvars import ContextVar
+
+from .errors import RuleError
+from .messages import N_, define
+
+define("formkey", {"used": N_("This form was already used (with other values, or elsewhere): nothing was "
+                              "changed. Reload the page and try again.")})
+
+IGNORED = ("csrf",)            # the one field that may change between a form and its retry
+_print: ContextVar[str | None] = ContextVar("companion_form_print", default=None)
+
+
+class KeyReused(RuleError):
+    """The key came back with other fields or on another route: nothing is written."""
+
+    def __init__(self, path: str = "k"):
+        super().__init__("formkey.used", path)
+
+
+def fingerprint(path: str, form, files=None) -> str:
+    """A digest of where a form was sent and what it said (repeated fields in order; uploads by name and
+    size: a retry sends the same file)."""
+    h = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
+    for name in sorted(form.keys()):
+        if name in IGNORED:
+            continue
+        for value in form.getlist(name):
+            h.update(b"\0f" + name.encode("utf-8", "surrogatepass") + b"\0" + value.encode("utf-8", "surrogatepass"))
+    for name in sorted((files or {}).keys()):
+        for upload in files.getlist(name):
+            stream = upload.stream
+            here = stream.tell()
+            stream.seek(0, 2)
+            size = stream.tell()
+            stream.seek(here)
+            h.update(b"\0u" + name.encode() + b"\0" + (upload.filename or "").encode("utf-8", "surrogatepass")
+                     + b"\0" + str(size).encode())
+    return h.hexdigest()[:32]
+
+
+def use(value: str | None) -> None:
+    """The fingerprint of the request being handled (set where its key is read)."""
+    _print.set(value)
+
+
+def current() -> str | None:
+    return _print.get()
+
+
+def check_same(stored_scope: str, stored_print: str | None, scope: str) -> None:
+    """A key seen before: the same request again (return), or another one (KeyReused)."""
+    if stored_scope != scope:
+        raise KeyReused()
+    now = current()
+    if stored_print is not None and now is not None and stored_print != now:
+        raise KeyReused()
+
+
+def install(app) -> None:
+    """A reused key is answered 422 with the message, wherever the write was attempted."""
+    from flask import render_template, request
+
+    from .web.i18n import t
+
+    @app.errorhandler(KeyReused)
+    def _reused(err):
+        message = t(err.msg)
+        if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":
+            from .messages import ENGLISH
+
+            return {"error": ENGLISH(err.msg), "status": 422}, 422
+        return render_template("error.html", code=422, message=message), 422

@@ -1,0 +1,226 @@
+"""`companion serve --behind-proxy` with a real nginx in front (TLS on loopback), as a club would run it.
+
+Clients come from different loopback addresses (127.0.0.2, .3, ...: all of 127/8 is this machine), so
+nginx forwards a different X-Forwarded-For for each, as it would for phones on the internet.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+
+import pytest
+
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+OPENSSL = shutil.which("openssl")
+
+NGINX_CONF = """
+daemon off;
+master_process off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 128; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    server {{
+        listen 127.0.0.1:{port} ssl;
+        ssl_certificate {tmp}/cert.pem;
+        ssl_certificate_key {tmp}/key.pem;
+        location / {{
+            proxy_pass http://127.0.0.1:{app_port};
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+        }}
+    }}
+}}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(check, what: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+    """Until ``check()`` holds (the machine is busy: no fixed sleep decides anything)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"{what} exited: {proc.returncode}")
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"{what} did not start")
+
+
+class Phone:
+    """A browser at one address: keeps its cookies, talks HTTPS to nginx (or HTTP to the app directly)."""
+
+    def __init__(self, port: int, source: str, tls: bool = True):
+        self.port, self.source, self.tls = port, source, tls
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None):
+        if self.tls:
+            ctx = ssl.create_default_context()
+            ctx.check_hostname = False
+            ctx.verify_mode = ssl.CERT_NONE
+            conn = http.client.HTTPSConnection("127.0.0.1", self.port, context=ctx, timeout=30,
+                                               source_address=(self.source, 0))
+        else:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.source, 0))
+        hdrs = dict(headers or {})
+        if self.cookies:
+            hdrs["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if body is not None:
+            hdrs["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            conn.request(method, path, body=body, headers=hdrs)
+            resp = conn.getresponse()
+            text = resp.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+        for value in resp.headers.get_all("Set-Cookie") or []:
+            name, _, rest = value.partition("=")
+            self.cookies[name] = rest.split(";", 1)[0]
+        return resp, text
+
+    def get(self, path: str, **kw):
+        return self.request("GET", path, **kw)
+
+    def new_session(self) -> dict:
+        _resp, page = self.get("/")
+        token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        from urllib.parse import urlencode
+
+        resp, _ = self.request("POST", "/new", body=urlencode({"csrf": token, "name": "Club night", "p0": "Ane",
+                                                               "p1": "Bea", "k": ""}))
+        assert resp.status == 303, resp.status
+        edit = re.sub(r"^https?://[^/]+", "", resp.headers["Location"])
+        _resp, page = self.get(edit)
+        view = re.search(r'value="[^"]*(/s/[^"]+)" id="watch-link"', page).group(1)
+        return {"edit": edit, "view": view}
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    """`companion serve --behind-proxy` on 127.0.0.1 and nginx terminating TLS in front of it."""
+    if not NGINX or not OPENSSL:
+        pytest.skip("nginx and openssl are installed by .ci/run")
+    tmp = tmp_path_factory.mktemp("club")
+    app_port, proxy_port = free_port(), free_port()
+    subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
+    for d in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (tmp / d).mkdir()
+    (tmp / "nginx.conf").write_text(NGINX_CONF.format(tmp=tmp, port=proxy_port, app_port=app_port))
+    env = {**os.environ, "COMPANION_BASE_URL": ""}
+    app = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--db", str(tmp / "club.db"),
+                            "--host", "127.0.0.1", "--port", str(app_port), "--behind-proxy"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    proxy = subprocess.Popen([NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-e", str(tmp / "error.log")],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for(lambda: Phone(app_port, "127.0.0.1", tls=False).get("/healthz")[0].status == 200, "companion", app)
+        wait_for(lambda: Phone(proxy_port, "127.0.0.1").get("/healthz")[0].status == 200, "nginx", proxy)
+        yield {"app": app_port, "proxy": proxy_port, "tmp": tmp}
+    finally:
+        for proc in (proxy, app):
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def test_https_through_the_proxy_gives_secure_cookies_and_hsts(club):
+    phone = Phone(club["proxy"], "127.0.0.2")
+    resp, _ = phone.get("/")
+    cookies = resp.headers.get_all("Set-Cookie")
+    assert cookies and all("Secure" in c for c in cookies), cookies
+    assert resp.headers["Strict-Transport-Security"].startswith("max-age=")
+
+
+def test_a_client_talking_to_the_app_directly_cannot_claim_https(club):
+    direct = Phone(club["app"], "127.0.0.4", tls=False)       # not the trusted proxy's address
+    resp, _ = direct.get("/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.9.9.9"})
+    assert resp.status == 200
+    assert all("Secure" not in c for c in resp.headers.get_all("Set-Cookie") or [])
+    assert "Strict-Transport-Security" not in resp.headers
+
+
+def test_a_strangers_guesses_never_limit_a_valid_link_or_another_client(club):
+    owner = Phone(club["proxy"], "127.0.0.3")
+    links = owner.new_session()
+    stranger = Phone(club["proxy"], "127.0.0.5")
+    codes = [stranger.get(f"/s/guess{i:04d}xxxxxxxxxxxxxxxxxxxx")[0].status for i in range(121)]
+    assert codes[:120] == [404] * 120 and codes[120] == 429
+    resp, _ = stranger.get("/s/guess-more-xxxxxxxxxxxxxxxxxxxxx")
+    assert resp.status == 429 and 1 <= int(resp.headers["Retry-After"]) <= 60
+    # a forged X-Forwarded-For does not make the stranger someone else: nginx appends the real address
+    resp, _ = stranger.get("/s/guess-forged-xxxxxxxxxxxxxxxxxxx", headers={"X-Forwarded-For": "10.1.2.3"})
+    assert resp.status == 429
+    # the valid Watch link still opens, for the stranger too (the limit counts by link there) ...
+    assert stranger.get(links["view"])[0].status == 200
+    # ... and for everybody else, whose wrong guesses are still their own
+    friend = Phone(club["proxy"], "127.0.0.6")
+    assert friend.get(links["view"])[0].status == 200
+    assert owner.get(links["edit"])[0].status == 200
+    assert friend.get("/s/one-typo-xxxxxxxxxxxxxxxxxxxxxxxx")[0].status == 404
+
+
+# ---------------------------------------------------------------------------------------------- the settings
+
+@pytest.mark.parametrize("given, proxy", [(None, None), ("", None), ("0", None), ("false", None), (True, "127.0.0.1"),
+                                          ("1", "127.0.0.1"), ("yes", "127.0.0.1"), ("10.0.0.5", "10.0.0.5"),
+                                          ("*", "*")])
+def test_the_proxy_option_names_the_one_address_trusted(given, proxy):
+    from waitress.adjustments import Adjustments
+
+    from companion.proxy import proxy_settings, trusted_proxy
+
+    assert trusted_proxy(given) == proxy
+    settings = proxy_settings(given)
+    adj = Adjustments(**settings)          # waitress accepts exactly these
+    assert adj.trusted_proxy == proxy
+    assert adj.clear_untrusted_proxy_headers is True
+    if proxy:
+        assert adj.trusted_proxy_headers == {"x-forwarded-for", "x-forwarded-proto"} and adj.trusted_proxy_count == 1
+
+
+def test_every_429_says_when_to_try_again(app, client):
+    app.config["ADMIN_TOKEN"] = "an-admin-token-long-enough"
+    codes = [client.get(f"/admin?token=guess{i}") for i in range(6)]
+    assert codes[-1].status_code == 429 and 1 <= int(codes[-1].headers["Retry-After"]) <= 60
+    resp = client.get("/admin?token=x", headers={"Accept": "application/json"})
+    assert resp.status_code == 429 and resp.get_json()["status"] == 429 and int(resp.headers["Retry-After"]) >= 1
+
+
+def test_a_watchers_404s_under_a_link_never_stop_it_for_the_others(app):
+    owner, watcher = app.test_client(), app.test_client()
+    from helpers import new_session
+
+    links = new_session(owner)
+    env = {"REMOTE_ADDR": "10.0.0.9"}
+    codes = [watcher.get(f"{links['view']}/mus/{90 + i}", environ_base=env).status_code for i in range(121)]
+    assert codes[:120] == [404] * 120 and codes[120] == 429
+    assert watcher.get(links["view"], environ_base={"REMOTE_ADDR": "10.0.0.10"}).status_code == 200
+    assert owner.get(links["view"]).status_code == 200 and owner.get(links["edit"]).status_code == 200
