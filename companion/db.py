@@ -181,6 +181,9 @@ def m005_club_tables(db: Database):
             created TEXT NOT NULL,
             PRIMARY KEY (session_id, label)
         )""")
+
+
+@migrations()
 def m006_form_fingerprints(db: Database):
     """An idempotency key remembers the request it came with (companion.formkeys): reused with other
     fields or on another route, it is refused. Looked up by browser and key, whatever the scope."""
