@@ -46,11 +46,15 @@ def _admin_token(given: str | None) -> str | None:
               help="Public address for links and QR codes (env COMPANION_BASE_URL).")
 @click.option("--behind-proxy", is_flag=True, default=False,
               help="Trust X-Forwarded-Proto/-For from one reverse proxy (HTTPS cookies get Secure).")
-@click.option("--threads", default=8, show_default=True, type=int)
-def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
-    """Serve the app with waitress."""
-    from waitress import serve as waitress_serve
-
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
+              help="Threads per worker process.")
+@click.option("--workers", envvar="COMPANION_WORKERS", default=0, type=click.IntRange(0, 64),
+              help="Worker processes (env COMPANION_WORKERS; default: one per core).")
+@click.option("--server", "server_name", type=click.Choice(["auto", "gunicorn", "waitress"]), default="auto",
+              show_default=True, help="gunicorn (every core; not on Windows) or waitress (one process).")
+def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, workers, server_name):
+    """Serve the app: gunicorn worker processes on every core (waitress on Windows)."""
+    from . import server
     from .app import create_app
     from .share import base_url as reachable, qr_text
 
@@ -69,7 +73,17 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
                    "or set --base-url.")
     if token and token != admin_token:
         click.echo(f"Admin: open {address}/admin?token={token} once to see the whole archive.")
-    waitress_serve(app, host=host, port=port, threads=threads, ident="companion")
+    if server_name == "auto":
+        server_name = "gunicorn" if server.gunicorn_available() else "waitress"
+    if server_name == "gunicorn":
+        workers = workers or server.default_workers()
+        click.echo(f"Serving with gunicorn: {workers} worker processes x {threads} threads.")
+    else:
+        if workers > 1:
+            raise click.BadParameter("waitress runs one process; use --server gunicorn for several",
+                                     param_hint="--workers")
+        click.echo(f"Serving with waitress: one process, {threads} threads.")
+    server.serve(app, host=host, port=port, threads=threads, workers=workers or 1, server=server_name)
 
 
 def _read(path: str):
