@@ -72,8 +72,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("BEHIND_PROXY"):
         # one reverse proxy in front: trust what it says of the client's address and scheme
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)
-    # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup
-    app.wsgi_app = poll.FastPoll(app.wsgi_app, app.config["DATABASE"])
+    # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup; a changed
+    # Watch region is rendered once per version for every worker process
+    poll.install(app)
 
     @app.errorhandler(400)
     @app.errorhandler(403)
