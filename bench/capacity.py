@@ -444,14 +444,18 @@ def server_sockets(port: int) -> dict[int, int]:
 def start_server(db: str, port: int, extra: list[str]) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "companion", "serve", "--db", db, "--host", HOST, "--port", str(port),
            "--base-url", f"http://{HOST}:{port}", *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # the server's log goes to a file (a pipe nobody reads would stall the server once full)
+    log = open(os.path.join(os.path.dirname(db), "server.log"), "wb")
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc.log_path = log.name
     for _ in range(600):
         try:
             socket.create_connection((HOST, port), timeout=0.2).close()
             return proc
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit("the server did not start: " + proc.stderr.read().decode()[-2000:])
+                with open(log.name, "rb") as fh:
+                    raise SystemExit("the server did not start: " + fh.read().decode()[-2000:])
             time.sleep(0.05)
     proc.kill()
     raise SystemExit("the server did not start")
@@ -546,6 +550,14 @@ async def main_async(args) -> list[dict]:
             server.wait(20)
         except subprocess.TimeoutExpired:
             server.kill()
+        with open(server.log_path, "rb") as fh:
+            lines = [ln for ln in fh.read().decode(errors="replace").splitlines()
+                     if ln.strip() and not ln.startswith(("Companion on", "Open on", "Warning: listening",
+                                                          "Serving with")) and not set(ln) <= set("█▀▄ ")]
+        if lines:
+            print(f"server log ({len(lines)} lines), the last ones:")
+            for ln in lines[-15:]:
+                print("  " + ln)
     return results
 
 

@@ -10,7 +10,7 @@ absolute figure alone proves nothing.
 1. unchanged live poll of a Mus game at 1,000 events  ÷  a bare 5-line Flask app on waitress  (>= 0.8)
 2. one Mus write at 1,000 events  ÷  one Mus write at 10 events                               (<= 1.5)
 3. changed live poll of a Mus game at 200 hands  ÷  at 2 hands                                 (<= 1.5)
-4. the state of a 200-hand Mus match computed from its document, in process                  (< 10 ms)
+4. the state of a 200-hand Mus match computed from its document, in process (CPU time)       (< 10 ms)
 5. 8 phones x 150 writes on one Mus game through the real forms, retrying on a conflict as a phone
    does: all done, no 500, none lost, none duplicated, the slowest request                    (< 1 s)
 6. first visit of each page, gzip, with every asset it loads                                  (<= 30 KB)
@@ -179,12 +179,15 @@ def state_from_document_ms(rounds: int) -> float:
     doc = {"format": S.FORMAT, "name": "Long", "players": PLAYERS, "games": [
         {"kind": "mus", "rules": {"preset": "spanish", "target": 100, "games_to_win": 9}, "seats": PLAYERS,
          "hands": hands}]}
-    times = []
+    times, cpu = [], []
     for _ in range(rounds * 4):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         S.state_of(S.load(doc))
+        cpu.append(time.process_time() - c)
         times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000
+    # the CPU this process spent is the figure (one thread, no I/O); the wall time says how busy the
+    # machine was besides
+    return statistics.median(cpu) * 1000, statistics.median(times) * 1000
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -370,7 +373,8 @@ def main() -> None:
          f"{m['write1000'] * 1000:.2f} ms vs {m['write10'] * 1000:.2f} ms"),
         ("changed Mus poll at 200 hands ÷ at 2 hands (latency)", f"{ratio_changed:.2f}", "<= 1.5",
          f"{m['changed200'] * 1000:.2f} ms vs {m['changed2'] * 1000:.2f} ms"),
-        ("state of a 200-hand Mus match from its document", f"{doc_ms:.1f} ms", "< 10 ms", "in process"),
+        ("state of a 200-hand Mus match from its document", f"{doc_ms[0]:.1f} ms", "< 10 ms",
+         f"in process, CPU time ({doc_ms[1]:.1f} ms wall)"),
         ("8 phones x 150 writes on one game: done / 500s / lost / duplicated",
          f"{crowd['done']} / {sum(1 for e in crowd['errors'] if isinstance(e, int) and e >= 500)} / "
          f"{expected - 2 - events if events < expected - 2 else 0} / {len(keys) - len(set(keys)) + max(0, events - (expected - 2))}",

@@ -206,3 +206,15 @@ def test_waitress_is_one_process(serve, tmp_path):
     out = subprocess.run([sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "w.db"), "--server",
                           "waitress", "--workers", "2", "--port", "1"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode != 0 and "waitress runs one process" in out.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
+@pytest.mark.parametrize("behind", [True, False])
+def test_behind_proxy_trusts_one_hop_under_gunicorn(serve, behind):
+    """With --behind-proxy the proxy's X-Forwarded-Proto makes the cookie Secure (the app's ProxyFix,
+    one hop); without it, the same header from a client changes nothing (gunicorn trusts no peer)."""
+    port, proc = serve(*(["--behind-proxy"] if behind else []))
+    p = Phone(port)
+    resp, _ = p.request("GET", "/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"})
+    cookie = resp.getheader("Set-Cookie")
+    assert cookie and (("; Secure" in cookie) == behind)
