@@ -49,6 +49,7 @@ MAX_TABLES = 2000
 POLL_P99 = 0.250
 WRITE_P99 = 0.500
 SEEN_P99 = 2.2
+TIMEOUT = 30                    # seconds a phone waits for an answer (then it counts an error)
 # a bid, and its answer, in every lance: the match goes on without a count that needs the cards
 MOVES = ("fold", "bet:A:2", "bet:B:2", "declare", "start", "rest", "pass")
 CLK = os.sysconf("SC_CLK_TCK")
@@ -91,6 +92,13 @@ class Phone:
             self.reader = self.writer = None
 
     async def request(self, method: str, path: str, headers: dict | None = None, form: dict | None = None):
+        try:
+            return await asyncio.wait_for(self._request(method, path, headers, form), TIMEOUT)
+        except asyncio.TimeoutError:
+            self.close()
+            raise HTTPError("no answer in %d s" % TIMEOUT) from None
+
+    async def _request(self, method: str, path: str, headers: dict | None, form: dict | None):
         if self.writer is None:
             await self.connect()
         body = urllib.parse.urlencode(form).encode() if form is not None else b""
@@ -343,7 +351,10 @@ class Level:
         tasks += [asyncio.create_task(self.scorer(t)) for t in self.tables]
         await asyncio.sleep(self.warmup)
         self.workers_of = server_sockets(self.port)             # client port -> worker pid, after warm-up
-        await asyncio.gather(*tasks)
+        _done, late = await asyncio.wait(tasks, timeout=max(0.0, self.t1 - time.monotonic()) + TIMEOUT + 5)
+        for task in late:                   # bounded in time whatever happens
+            task.cancel()
+            self.error("phone still waiting at the end")
         for p in self.phones:
             p.close()
 

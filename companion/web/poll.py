@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import re
 import secrets
 import sqlite3
@@ -46,6 +47,7 @@ LANGUAGES = ("en", "es", "ja")      # as web/i18n.py chooses: its cookie, else A
 LANG_COOKIE = "lang"
 WAIT = 2.0                          # how long a poll waits for another worker's render of the same version
 STALE_CLAIM = 3.0                   # a claim older than this was abandoned (its worker died)
+FORGET = 3600.0                     # a region rendered this long ago is dropped from the shared file
 VERSION_IN_BODY = re.compile(rb'data-version="(\d+)"')
 
 
@@ -200,8 +202,12 @@ class Renders:
         conn = self.file.conn()
         conn.execute("UPDATE renders SET status = ?, headers = ?, gz = ?, br = ? WHERE key = ?",
                      [hit.status, json.dumps(hit.headers), hit.gz, hit.br, key])
-        # a region's older versions are asked for no more (a poll reads the newest version first)
-        conn.execute("DELETE FROM renders WHERE base = ? AND key != ? AND claimed < ?", [base, key, time.time() - WAIT])
+        # a region's older versions are asked for no more (a poll reads the newest version first), and a
+        # region nobody asked for in an hour goes now and then
+        now = time.time()
+        conn.execute("DELETE FROM renders WHERE base = ? AND key != ? AND claimed < ?", [base, key, now - WAIT])
+        if random.random() < 0.01:
+            conn.execute("DELETE FROM renders WHERE claimed < ?", [now - FORGET])
 
     def _release(self, key: str) -> None:
         self.file.conn().execute("DELETE FROM renders WHERE key = ? AND gz IS NULL", [key])
