@@ -605,7 +605,8 @@ def main() -> None:
         print(f"{r['tables']} tables: write seen by a watcher on another worker p99 {r['seen_other_worker_p99_s']} s "
               f"(n={r['seen_other_worker_n']}), on the same worker {r['seen_same_worker_p99_s']} s "
               f"(n={r['seen_same_worker_n']}); server processes serving phones: {r['workers_seen']}; "
-              f"machine busy {r['machine_busy_cores']} of {r['machine_cores']} cores")
+              f"machine busy {r['machine_busy_cores']} of {r['machine_cores']} cores; server CPU per table "
+              f"{r['server_cpu_cores'] / r['tables'] * 1000:.1f} ms a second")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=1)
