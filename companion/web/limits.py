@@ -1,6 +1,6 @@
-"""Rate limits (flask-limiter; counted in the file every worker process shares, see limit_storage): a phone
-guessing links or the admin token is slowed to a crawl, a table's phones never notice. Only wrong guesses count: a 404 (no such
-link) from one address; and every try of the admin token."""
+"""Rate limits (flask-limiter; counted in the file every worker process shares, see limit_storage): a
+phone guessing links or the admin token is slowed to a crawl, a table's phones never notice. Only wrong
+guesses count: a 404 (no such link) from one address; and every try of the admin token."""
 from __future__ import annotations
 
 from flask import request
