@@ -76,6 +76,9 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, wor
     if server_name == "auto":
         server_name = "gunicorn" if server.gunicorn_available() else "waitress"
     if server_name == "gunicorn":
+        if not server.gunicorn_available():
+            raise click.BadParameter("gunicorn is not installed here (or this is Windows): use waitress",
+                                     param_hint="--server")
         workers = workers or server.default_workers()
         click.echo(f"Serving with gunicorn: {workers} worker processes x {threads} threads.")
     else:
