@@ -14,7 +14,8 @@ Every phone watching a game asks every 2 s whether anything changed (``GET <page
   unknown token; another route) goes on to Flask.
 
 The version is read from the database on every poll, so a write through any worker (or any server on
-the same database) is seen by the next poll. The two SQL reads here are the only SQL outside the store.
+the same database) is seen by the next poll. `FastPoll.lookup` is the one read of the archive outside the
+store (the rest of the SQL here is the shared file's, companion.shared).
 """
 from __future__ import annotations
 
