@@ -71,11 +71,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     Compress(app)
     logredact.install(app.logger, logging.getLogger("waitress"))
     app.session_interface = security.SessionInterface()
-    if proxy.trusted_proxy(app.config.get("BEHIND_PROXY")):
+    trusted = proxy.trusted_proxy(app.config.get("BEHIND_PROXY"))
+    if trusted:
         # one reverse proxy in front: trust what it says of the client's address and scheme
-        app.wsgi_app = proxy.wrap(app.wsgi_app)
-    # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup
-    app.wsgi_app = poll.FastPoll(app.wsgi_app, app.config["DATABASE"])
+        app.wsgi_app = proxy.wrap(app.wsgi_app, trusted)
+    # an unchanged live poll is answered before Flask opens the cookie: one indexed lookup; a changed
+    # Watch region is rendered once per version for every worker process
+    poll.install(app)
 
     @app.errorhandler(400)
     @app.errorhandler(403)

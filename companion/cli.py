@@ -87,12 +87,16 @@ def _admin_token(given: str | None) -> str | None:
               envvar="COMPANION_BEHIND_PROXY", metavar="[ADDRESS]",
               help="One reverse proxy in front, at ADDRESS (alone: 127.0.0.1; '*': any peer): its "
                    "X-Forwarded-For/-Proto are trusted, from it only (env COMPANION_BEHIND_PROXY).")
-@click.option("--threads", default=8, show_default=True, type=int)
-def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
-    """Serve the app with waitress."""
-    from waitress import serve as waitress_serve
-
-    from .proxy import proxy_settings, trusted_proxy
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
+              help="Threads per worker process.")
+@click.option("--workers", envvar="COMPANION_WORKERS", default=0, type=click.IntRange(0, 64),
+              help="Worker processes (env COMPANION_WORKERS; default: one per core).")
+@click.option("--server", "server_name", type=click.Choice(["auto", "gunicorn", "waitress"]), default="auto",
+              show_default=True, help="gunicorn (every core; not on Windows) or waitress (one process).")
+def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, workers, server_name):
+    """Serve the app: gunicorn worker processes on every core (waitress on Windows)."""
+    from . import server
+    from .proxy import trusted_proxy
     from .share import base_url as reachable, qr_text
 
     token = _admin_token(admin_token)
@@ -113,7 +117,21 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads):
         click.echo(f"Admin: open {address}/admin?token={token} once to see the whole archive.")
     if behind_proxy:
         click.echo(f"Behind a proxy at {behind_proxy}: its X-Forwarded-For and X-Forwarded-Proto are trusted.")
-    waitress_serve(app, host=host, port=port, threads=threads, ident="companion", **proxy_settings(behind_proxy))
+    if server_name == "auto":
+        server_name = "gunicorn" if server.gunicorn_available() else "waitress"
+    if server_name == "gunicorn":
+        if not server.gunicorn_available():
+            raise click.BadParameter("gunicorn is not installed here (or this is Windows): use waitress",
+                                     param_hint="--server")
+        workers = workers or server.default_workers()
+        click.echo(f"Serving with gunicorn: {workers} worker processes x {threads} threads.")
+    else:
+        if workers > 1:
+            raise click.BadParameter("waitress runs one process; use --server gunicorn for several",
+                                     param_hint="--workers")
+        click.echo(f"Serving with waitress: one process, {threads} threads.")
+    server.serve(app, host=host, port=port, threads=threads, workers=workers or 1, server=server_name,
+                 behind_proxy=behind_proxy)
 
 
 def _read(path: str):

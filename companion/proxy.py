@@ -41,7 +41,15 @@ def proxy_settings(behind_proxy) -> dict:
             "clear_untrusted_proxy_headers": True}
 
 
-def wrap(wsgi_app):
-    """The app's side: one hop of X-Forwarded-For and X-Forwarded-Proto (the server has already dropped
-    them when they did not come from the proxy)."""
-    return ProxyFix(wsgi_app, x_for=1, x_proto=1)
+def wrap(wsgi_app, proxy: str = LOOPBACK):
+    """The app's side: one hop of X-Forwarded-For and X-Forwarded-Proto, believed only from ``proxy``
+    (waitress has already applied and dropped them by then; gunicorn passes every peer's through)."""
+    fixed = ProxyFix(wsgi_app, x_for=1, x_proto=1)
+
+    def from_the_proxy_only(environ, start_response):
+        if proxy != "*" and environ.get("REMOTE_ADDR") != proxy:
+            for name in [k for k in environ if k.startswith("HTTP_X_FORWARDED_")]:
+                del environ[name]
+        return fixed(environ, start_response)
+
+    return from_the_proxy_only

@@ -1,4 +1,4 @@
-"""Rate limits (flask-limiter, kept in memory, one limiter per app): a phone guessing links or the admin
+"""Rate limits (flask-limiter; counted in the file every worker process shares, see limit_storage): a phone guessing links or the admin
 token is slowed to a crawl, a table's phones never notice. Only wrong guesses count: a 404 (no such
 link) from one address; and every try of the admin token.
 
@@ -42,7 +42,9 @@ def limit_key() -> str:
 
 
 def init_app(app) -> Limiter:
-    limiter = Limiter(limit_key, app=app, storage_uri="memory://", default_limits=[WRONG_LINKS],
+    from .limit_storage import uri
+
+    limiter = Limiter(limit_key, app=app, storage_uri=uri(app.config["DATABASE"]), default_limits=[WRONG_LINKS],
                       default_limits_deduct_when=lambda response: response.status_code == 404,
                       default_limits_exempt_when=lambda: request.endpoint == "static" or request.blueprint == "assets",
                       headers_enabled=False)

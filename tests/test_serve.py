@@ -1,0 +1,222 @@
+"""`companion serve` as shipped: worker processes on every core, connections far past select()'s 1,024 and
+waitress's default 100, and a write through one worker seen by a watcher on another at its next poll."""
+import http.client
+import os
+import re
+import resource
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HX = {"HX-Request": "true"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def serve(tmp_path):
+    procs = []
+
+    def start(*extra):
+        port = free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "c.db"),
+                                 "--host", "127.0.0.1", "--port", str(port), "--base-url", f"http://127.0.0.1:{port}",
+                                 *extra], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        procs.append(proc)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                return port, proc
+            except OSError:
+                assert proc.poll() is None, proc.stdout.read()
+                time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    yield start
+    for proc in procs:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+class Phone:
+    def __init__(self, port):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookie = ""
+
+    def request(self, method, path, form=None, headers=None):
+        h = dict(headers or {})
+        if self.cookie:
+            h["Cookie"] = self.cookie
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            h["Content-Type"] = "application/x-www-form-urlencoded"
+        self.conn.request(method, path, body=body, headers=h)
+        resp = self.conn.getresponse()
+        data = resp.read()
+        if resp.getheader("Set-Cookie"):
+            self.cookie = resp.getheader("Set-Cookie").split(";", 1)[0]
+        return resp, data.decode()
+
+    @property
+    def local_port(self):
+        return self.conn.sock.getsockname()[1]
+
+
+def hidden(html, action):
+    for act, body in re.findall(r'<form[^>]*action="([^"]*)"[^>]*>(.*?)</form>', html, re.S):
+        if act == action:
+            return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', body))
+    raise AssertionError(action)
+
+
+def a_match(port):
+    """A session with a Mus match, made through the forms: (scorer phone, game path, watch path)."""
+    p = Phone(port)
+    _, home = p.request("GET", "/")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', home).group(1)
+    resp, _ = p.request("POST", "/new", {"csrf": csrf, "name": "Night", "p0": "Ane", "p1": "Bea", "p2": "Carlos",
+                                         "p3": "Dani", "currency": "EUR", "k": ""})
+    edit = urllib.parse.urlsplit(resp.getheader("Location")).path
+    _, page = p.request("GET", f"{edit}/mus/new")
+    resp, _ = p.request("POST", f"{edit}/mus/new", {**hidden(page, f"{edit}/mus/new"), "preset": "pagat",
+                                                    "seat0": "Ane", "seat1": "Bea", "seat2": "Carlos", "seat3": "Dani"})
+    assert resp.status == 303
+    game = urllib.parse.urlsplit(resp.getheader("Location")).path
+    _, session = p.request("GET", edit)
+    view = re.search(r'value="http://[^"]+(/s/[^"]+)" id="watch-link"', session).group(1)
+    return p, game, game.replace(edit, view)
+
+
+def holder_pids(port: int) -> dict[int, int]:
+    """{client port: pid of the server process holding that connection} (Linux /proc)."""
+    inodes = {}
+    with open("/proc/net/tcp") as fh:
+        next(fh)
+        for line in fh:
+            f = line.split()
+            if int(f[1].rsplit(":", 1)[1], 16) == port and f[2].rsplit(":", 1)[1] != "0000":
+                inodes[f[9]] = int(f[2].rsplit(":", 1)[1], 16)
+    out = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target[8:-1] in inodes:
+                    out[inodes[target[8:-1]]] = int(pid)
+        except OSError:
+            continue
+    return out
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{d}/stat") as fh:
+                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(d))
+        except OSError:
+            pass
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn and /proc")
+def test_a_write_through_one_worker_reaches_watchers_on_every_worker(serve):
+    port, proc = serve("--workers", "2")
+    scorer, game, watch = a_match(port)
+    watchers, versions, by_worker = [], [], {}
+    while len(by_worker) < 2 or min(len(v) for v in by_worker.values()) < 3:
+        assert len(watchers) < 300, "the connections never reached a second worker"
+        w = Phone(port)
+        _, page = w.request("GET", watch)
+        watchers.append(w)
+        versions.append(int(re.search(r'data-version="(\d+)"', page).group(1)))
+        held = holder_pids(port)
+        by_worker.setdefault(held[w.local_port], []).append(w)
+    assert proc.pid not in by_worker       # the workers serve; the master only watches them
+    _, page = scorer.request("GET", game)
+    resp, _ = scorer.request("POST", f"{game}/act", {**hidden(page, f"{game}/act"), "move": "pass"})
+    assert resp.status == 303
+    for w, since in zip(watchers, versions):
+        resp, region = w.request("GET", f"{watch}?since={since}", headers=HX)
+        assert resp.status == 200 and f'data-version="{since + 1}"' in region
+    # every watcher got the same bytes (one render), and the next poll is unchanged everywhere
+    for w, since in zip(watchers, versions):
+        resp, body = w.request("GET", f"{watch}?since={since + 1}", headers=HX)
+        assert resp.status == 200 and body == ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
+def test_defaults_use_every_core_and_hold_more_connections_than_select_could(serve):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2400:
+        pytest.skip(f"this machine allows {hard} open files a process: too few to hold 1,100 phones")
+    if soft < 2400:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (4096 if hard == resource.RLIM_INFINITY else min(hard, 4096), hard))
+    port, proc = serve()
+    scorer, game, watch = a_match(port)
+    _, page = Phone(port).request("GET", watch)
+    since = re.search(r'data-version="(\d+)"', page).group(1)
+    phones = []
+    for _ in range(1100):           # each keeps its connection open, as a watching phone does
+        s = socket.create_connection(("127.0.0.1", port))
+        phones.append(s)
+    request = (f"GET {watch}?since={since} HTTP/1.1\r\nHost: x\r\nHX-Request: true\r\n\r\n").encode()
+    for s in phones:
+        s.sendall(request)
+    for s in phones:
+        s.settimeout(60)
+        got = b""
+        while b"\r\n\r\n" not in got:
+            chunk = s.recv(4096)
+            assert chunk, "connection closed"
+            got += chunk
+        assert got.startswith(b"HTTP/1.1 200"), got[:80]
+    assert len(children(proc.pid)) == len(os.sched_getaffinity(0))     # one worker per core
+    assert proc.poll() is None
+    for s in phones:
+        s.close()
+
+
+def test_waitress_holds_more_than_its_default_100_connections(serve):
+    port, proc = serve("--server", "waitress")
+    phones = [socket.create_connection(("127.0.0.1", port)) for _ in range(150)]
+    for s in phones:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    for s in phones:
+        s.settimeout(60)
+        assert s.recv(4096).startswith(b"HTTP/1.1 200")
+    for s in phones:
+        s.close()
+
+
+def test_waitress_is_one_process(serve, tmp_path):
+    out = subprocess.run([sys.executable, "-m", "companion", "serve", "--db", str(tmp_path / "w.db"), "--server",
+                          "waitress", "--workers", "2", "--port", "1"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode != 0 and "waitress runs one process" in out.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
+@pytest.mark.parametrize("behind", [True, False])
+def test_behind_proxy_trusts_one_hop_under_gunicorn(serve, behind):
+    """With --behind-proxy the proxy's X-Forwarded-Proto makes the cookie Secure (the app's ProxyFix,
+    one hop); without it, the same header from a client changes nothing (gunicorn trusts no peer)."""
+    port, proc = serve(*(["--behind-proxy"] if behind else []))
+    p = Phone(port)
+    resp, _ = p.request("GET", "/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"})
+    cookie = resp.getheader("Set-Cookie")
+    assert cookie and (("; Secure" in cookie) == behind)
