@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
 
 from ..errors import RuleError
 from ..messages import Msg
@@ -41,22 +42,57 @@ class Change:
     items: dict[int, Item | None] = field(default_factory=dict)   # index -> new item; None: removed
 
 
+class Overlay(Sequence):
+    """A game's items after some changes, over the items they were made to, without reading (or
+    copying) the unchanged ones: a tap on a stored game reads only what it touches."""
+
+    def __init__(self, base: Sequence, count: int, cut: int, changed: dict):
+        # base[i] is still the item i for i < cut; changed overrides; count is the length now
+        self.base, self.count, self.cut, self.changed = base, count, cut, changed
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.count))]
+        if i < 0:
+            i += self.count
+        if not 0 <= i < self.count:
+            raise IndexError(i)
+        if i in self.changed:
+            return self.changed[i]
+        return self.base[i]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and len(other) == len(self) and list(self) == list(other)
+
+
 def apply_change(rec: GameRec, change: Change) -> tuple[GameRec, Change]:
-    """The game after ``change``, and the change that takes it back (undo)."""
-    items = list(rec.items)
+    """The game after ``change``, and the change that takes it back (undo): the one way a change is
+    applied, to a document's list of items and to the store's lazy rows alike. Reads only the items the
+    change replaces (for the inverse)."""
+    items = rec.items
+    count = len(items)
+    if isinstance(items, Overlay):
+        base, cut, changed = items.base, items.cut, dict(items.changed)
+    else:
+        base, cut, changed = items, count, {}
     inverse = Change(head=rec.head if change.head is not None else None,
                      state=rec.state if change.state is not None else None,
-                     items={i: (items[i] if i < len(items) else None) for i in change.items})
+                     items={i: (items[i] if i < count else None) for i in change.items})
     for i in sorted(change.items):
         new = change.items[i]
         if new is None:
-            del items[i:]
-        elif i < len(items):
-            items[i] = new
+            count = min(count, i)
+            cut = min(cut, i)
+            changed = {k: v for k, v in changed.items() if k < i}
         else:
-            assert i == len(items), "items are appended one at a time"
-            items.append(new)
-    new_rec = GameRec(rec.kind, change.head if change.head is not None else rec.head, items,
+            assert i <= count, "items are appended one at a time"
+            changed[i] = new
+            count = max(count, i + 1)
+    new_rec = GameRec(rec.kind, change.head if change.head is not None else rec.head,
+                      Overlay(base, count, cut, changed),
                       change.state if change.state is not None else rec.state, rec.seed)
     return new_rec, inverse
 

@@ -19,7 +19,7 @@ from datetime import date, timedelta
 
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
 
-from .. import charts, csvexport, kinds, security, store
+from .. import charts, csvexport, kinds, security, service
 from ..db import get_db
 from ..errors import RuleError
 from ..messages import N_, NP_, define, msg
@@ -391,7 +391,7 @@ def archive():
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for sid, started, name in rows:
-            text = json.dumps(to_doc(store.load(db, sid)), ensure_ascii=False, indent=2) + "\n"
+            text = json.dumps(to_doc(service.load(db, sid)), ensure_ascii=False, indent=2) + "\n"
             zf.writestr(f"{(started or '')[:10]}-{_slug(name)}-{sid}.json", text)
     resp = Response(buf.getvalue(), mimetype="application/zip")
     resp.headers["Content-Disposition"] = 'attachment; filename="companion-archive.zip"'
@@ -466,7 +466,7 @@ def import_archive():
         return _index(status=422, errors={"archive": t(msg("archive.refused", why=err.msg))})
     key = request_key()
     # one transaction: a failure half-way (disk full, a lock timeout) leaves nothing imported
-    store.create_many(get_db(), [sess for _name, sess in sessions], key=key, browser=security.browser_id())
+    service.create_many(get_db(), [sess for _name, sess in sessions], key=key, browser=security.browser_id())
     return see_other(url_for("history.index", imported=len(sessions)))
 
 

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, request, session, url_for
 
-from .. import kinds, security, store
+from .. import kinds, security, service, store
 from ..db import get_db
 from ..errors import RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, read_file, same_player, to_doc
@@ -123,7 +123,7 @@ def create():
             errors[err.path if err.path in ("name", "currency") else "players"] = t(err.msg)
     if errors:
         return _home(status=422, errors=errors, form=form, rows=rows)
-    written = store.create(get_db(), Session(header), browser=security.browser_id(), key=request_key(),
+    written = service.create(get_db(), Session(header), browser=security.browser_id(), key=request_key(),
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 
@@ -138,7 +138,7 @@ def import_file():
     except RuleError as err:
         return _home(status=422, errors={"file": t({"code": "web.refused_file", "path": err.path or "$",
                                                     "why": err.msg})})
-    written = store.create(get_db(), sess, browser=security.browser_id(), key=request_key(),
+    written = service.create(get_db(), sess, browser=security.browser_id(), key=request_key(),
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 

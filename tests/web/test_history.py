@@ -409,7 +409,7 @@ def test_migration_moves_old_documents_into_rows(tmp_path):
     the games as rows, the summaries and nets recomputed, the export equal to the old document."""
     from companion import db as dbm
     from companion import session as S
-    from companion import store
+    from companion import service
 
     path = str(tmp_path / "old.db")
     db = dbm.connect(path)
@@ -423,7 +423,7 @@ def test_migration_moves_old_documents_into_rows(tmp_path):
     dbm.init_db(path)
     db = dbm.connect(path)
     sid = db.execute("SELECT id FROM sessions").fetchone()[0]
-    assert S.to_doc(store.load(db, sid)) == S.to_doc(S.load(doc))
+    assert S.to_doc(service.load(db, sid)) == S.to_doc(S.load(doc))
     summary = json.loads(db.execute("SELECT summary FROM sessions").fetchone()[0])
     assert summary["players"] == ["Ane", "Bea", "Carlos", "Dani"] and summary["kinds"] == ["mus"]
     assert db.execute("SELECT count(*) FROM items").fetchone()[0] == len(doc["games"][0]["hands"])
