@@ -45,8 +45,12 @@ def games(db: Database, session_id: int) -> list[GameRec]:
     return [rec_of(db, session_id, row) for row in store.games(db, session_id)]
 
 
-def recent(db: Database, session_id: int, gi: int, count: int) -> list[Item]:
-    return [Item(*r) for r in store.recent(db, session_id, gi, count)]
+def recent(db: Database, session_id: int, gi: int, count: int, rec: GameRec | None = None) -> list[Item]:
+    """The last ``count`` items of game ``gi``; ``rec``'s lazy items learn them (read once per request)."""
+    items = [Item(*r) for r in store.recent(db, session_id, gi, count)]
+    if rec is not None and isinstance(rec.items, store.LazyItems):
+        rec.items.known(items)
+    return items
 
 
 def _game_row(rec: GameRec) -> tuple:
@@ -123,11 +127,11 @@ def rebuild_summary(db: Database, session_id: int) -> None:
 class _RowNight:
     """The session as an event sees it, over its rows: games read one at a time, when asked for."""
 
-    def __init__(self, db: Database, row: dict):
+    def __init__(self, db: Database, row: dict, games: list[GameRec] | None = None):
         self.db, self.id = db, row["id"]
         self.header, self.summary = row["header"], row["summary"]
         self._count = len(self.summary.get("games") or [])
-        self._games: dict[int, GameRec] = {}
+        self._games: dict[int, GameRec] = dict(enumerate(games)) if games is not None else {}
 
     def count(self) -> int:
         return self._count
@@ -170,16 +174,16 @@ def rows_of(night: _RowNight, etype: str, out: events.Outcome) -> tuple[dict, st
 
 
 def write(db: Database, row: dict, etype: str, payload: dict, *, browser: str, key: str | None,
-          seen_version: int | None, location: str) -> Written:
-    """Record one event on the session ``row`` (as ``store.find`` read it). Raises RuleError (nothing
-    written) when it is not legal now."""
+          seen_version: int | None, location: str, games: list[GameRec] | None = None) -> Written:
+    """Record one event on the session ``row`` (as ``store.find`` read it; ``games``: its games, when the
+    route read them already). Raises RuleError (nothing written) when it is not legal now."""
     key = store.check_key(key)
     sid, scope = row["id"], str(row["id"])
     done = store.stored(db, browser, scope, key)
     if done:
         return done
     try:
-        head, rows = _worked_out(db, row, etype, payload, seen_version)
+        head, rows = _worked_out(db, row, etype, payload, seen_version, games)
     except RuleError:
         if store.version(db, sid) == row["version"]:
             raise
@@ -200,8 +204,8 @@ def write(db: Database, row: dict, etype: str, payload: dict, *, browser: str, k
         return Written(row["version"] + 1, location)
 
 
-def _worked_out(db, row, etype, payload, seen_version):
-    night = _RowNight(db, row)
+def _worked_out(db, row, etype, payload, seen_version, games=None):
+    night = _RowNight(db, row, games)
     stale = seen_version is not None and seen_version != row["version"]
     return rows_of(night, etype, events.step(night, etype, payload, stale))
 

@@ -112,10 +112,14 @@ class LazyItems(Sequence):
     def __init__(self, db: Database, session_id: int, gi: int, count: int, make: Callable):
         self.db, self.session_id, self.gi, self.count, self.make = db, session_id, gi, count, make
         self.cache: dict = {}
-        self.reads = 0
 
     def __len__(self) -> int:
         return self.count
+
+    def known(self, last: list) -> None:
+        """The last items, read already (a page's recent hands): asking for them reads nothing more."""
+        for k, item in enumerate(last):
+            self.cache.setdefault(self.count - len(last) + k, item)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -125,11 +129,9 @@ class LazyItems(Sequence):
         if not 0 <= i < self.count:
             raise IndexError(i)
         if i not in self.cache:
-            # walking back from the end (the usual way) reads a few rows at once
             rows = self.db.execute(
                 "SELECT idx, body, result, before FROM items WHERE session_id = ? AND gi = ? AND idx <= ?"
-                " ORDER BY idx DESC LIMIT 2", [self.session_id, self.gi, i]).fetchall()
-            self.reads += 1
+                " ORDER BY idx DESC LIMIT 1", [self.session_id, self.gi, i]).fetchall()
             for r in rows:
                 self.cache.setdefault(r[0], self.make(json.loads(r[1]), _json(r[2]), json.loads(r[3])))
         return self.cache[i]

@@ -80,7 +80,9 @@ class SessionView:
 
     def recent(self, gi: int, count: int):
         """The last ``count`` items of game ``gi`` (what a live region shows)."""
-        return service.recent(get_db(), self.id, gi, count)
+        games = self.__dict__.get("games")      # read already: that game's lazy items learn these rows
+        rec = games[gi] if games is not None and 0 <= gi < len(games) else None
+        return service.recent(get_db(), self.id, gi, count, rec)
 
     def undo_label(self, gi: int) -> str | None:
         """What undo would take back in game ``gi``: "game" (its last action), "add_game" (nothing is
@@ -160,7 +162,7 @@ def perform(view: SessionView, etype: str, payload: dict, location: str) -> stor
         abort(403)
     seen = request.form.get("v", type=int)
     return service.write(get_db(), view.row, etype, payload, browser=security.browser_id(), key=request_key(),
-                         seen_version=seen, location=location)
+                         seen_version=seen, location=location, games=view.__dict__.get("games"))
 
 
 def request_key() -> str | None:

@@ -1,10 +1,12 @@
 """The Kind contract, tested over every kind the app knows: a tap changes only what it names and undo is
 its exact inverse; the record built tap by tap equals the record built again from its own document
 (replay = cache); the position moves with every tap; the state has the format's keys; a game's money
-balances; every action type can be refused, with a path; refusing changes nothing."""
+balances; every action type can be refused, with a path; refusing changes nothing; and a tap costs the
+same at hand 600 as at hand 2 (it reads as many items)."""
 import dataclasses
 import json
 import typing
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,19 +14,55 @@ from hypothesis import strategies as st
 
 from companion import kinds
 from companion.errors import RuleError
-from companion.kinds.base import action_from_json, apply_change
+from companion.kinds.base import GameRec, action_from_json, apply_change
 from kind_strategies import new_games, tap
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]
 GAMES = {g["kind"]: g for g in new_games(PLAYERS)}
-STATE_KEYS = {"mus": {"kind", "teams", "games", "games_won", "match_winner", "score", "dentro", "stones",
-                      "next_mano", "log"},
-              "newmarket": {"kind", "chips", "pots", "kitty", "pool", "ended", "net"},
-              "desmoche": {"kind", "pot", "multiple", "side_pots", "net"}}
+NAMES = sorted(kinds.KINDS)
+LONG = 600
 
 
 def test_every_kind_is_tested():
-    assert set(kinds.KINDS) == set(GAMES) == set(STATE_KEYS)
+    assert set(kinds.KINDS) == set(GAMES)
+
+
+class Reads(Sequence):
+    """A game's items, counting the reads; ``pad`` copies of the first item stand before them: the same
+    game, ``pad`` items longer (an action that walks every item reads those too)."""
+
+    def __init__(self, items, pad: int = 0):
+        self.items, self.pad, self.count = list(items), pad if items else 0, 0
+
+    def __len__(self) -> int:
+        return len(self.items) + self.pad
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        self.count += 1
+        return self.items[max(0, i - self.pad)]
+
+
+def _reads(rec, pad: int, work) -> int:
+    """How many items ``work(rec)`` reads on the game made ``pad`` items longer."""
+    items = Reads(rec.items, pad)
+    long = GameRec(rec.kind, rec.head, items, rec.state, rec.seed)
+    try:
+        work(long)
+    except RuleError:
+        pass
+    return items.count
+
+
+def _tap_and_store(kind, action):
+    def work(rec):
+        apply_change(rec, kind.apply(rec, action))     # what the store does with a tap: apply, then the rows
+    return work
 
 
 def _snapshot(kind, rec):
@@ -32,7 +70,7 @@ def _snapshot(kind, rec):
             [json.dumps(i.result, sort_keys=True) for i in rec.items])
 
 
-@pytest.mark.parametrize("name", sorted(STATE_KEYS))
+@pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_contract(name, data):
@@ -61,7 +99,7 @@ def test_the_contract(name, data):
             dataclasses.replace(action, at=None)
         rec = new
     state = kind.state(rec)
-    assert STATE_KEYS[name] <= set(state) and state["kind"] == name
+    assert kind.state_keys <= set(state) and state["kind"] == name
     money = kind.settlement(rec)
     assert sum(money["net"].values()) + money["on_table"] == 0          # nothing created or lost
 
@@ -79,7 +117,7 @@ def _garbage(field_type) -> object:
     return "Zoe"
 
 
-@pytest.mark.parametrize("name", sorted(STATE_KEYS))
+@pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_action_type_can_be_refused_with_a_path(name, data):
@@ -108,3 +146,29 @@ def test_every_action_type_can_be_refused_with_a_path(name, data):
         assert err.value.path == "at"
         if fields:
             assert refused and all(e.path for e in refused), (cls, refused)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_tap_costs_the_same_at_hand_600_as_at_hand_2(name, data):
+    """Every tap the page offers (and what a poll or a summary asks) reads as many items of a game
+    600 items longer: the head, the running state and the last item, never a walk over the night."""
+    kind = kinds.KINDS[name]
+    rec = kind.build(GAMES[name], PLAYERS)
+    asks = {"position": kind.position, "settlement": kind.settlement, "summary": kind.summary,
+            "partnership": kind.partnership, "headline": kind.headline}
+    for _ in range(data.draw(st.integers(1, 30), label="taps")):
+        action = tap(data.draw, rec)
+        if action is None:
+            break
+        # without the position the phone saw (it counts the items: the longer game is another position)
+        blind = dataclasses.replace(action, at=None)
+        short, long = (_reads(rec, pad, _tap_and_store(kind, blind)) for pad in (0, LONG))
+        assert short == long, (action.TYPE, len(rec.items), short, long)
+        for what, ask in asks.items():
+            assert _reads(rec, 0, ask) == _reads(rec, LONG, ask), (what, len(rec.items))
+        try:
+            rec = apply_change(rec, kind.apply(rec, action))[0]
+        except RuleError:
+            pass

@@ -34,6 +34,8 @@ class DesmocheKind:
     name = NAME
     title = TITLE
     items_key = "hands"
+    # the keys of its companion-state/1 entry
+    state_keys = frozenset({"kind", "pot", "multiple", "side_pots", "net"})
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     actions = A.ACTIONS

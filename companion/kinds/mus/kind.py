@@ -106,6 +106,9 @@ class MusKind:
     name = "mus"
     title = TITLE
     items_key = "hands"
+    # the keys of its companion-state/1 entry
+    state_keys = frozenset({"kind", "teams", "games", "games_won", "match_winner", "score", "dentro", "stones",
+                            "next_mano", "log"})
     min_players = max_players = 4
     actions = A.ACTIONS
     ledger_round = "hand"

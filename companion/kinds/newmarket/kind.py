@@ -48,6 +48,8 @@ class NewmarketKind:
     name = "newmarket"
     title = TITLE
     items_key = "deals"
+    # the keys of its companion-state/1 entry
+    state_keys = frozenset({"kind", "chips", "pots", "kitty", "pool", "ended", "net"})
     min_players = 3
     max_players = 8
     actions = A.ACTIONS
