@@ -60,3 +60,12 @@ def join_path(prefix: str, path) -> str:
     if path.startswith("["):
         return prefix + path
     return f"{prefix}.{path}"
+
+
+class FormError(Exception):
+    """A form that cannot become an action: {field: message}, nothing is written. A message is text in the
+    reader's words, or a message code the web renders (a codec that imports no web module)."""
+
+    def __init__(self, errors: dict):
+        super().__init__(", ".join(errors))
+        self.errors = errors

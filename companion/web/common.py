@@ -9,7 +9,7 @@ from jinja2 import Template
 
 from .. import security, service, store
 from ..db import get_db
-from ..errors import RuleError
+from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
 from ..kinds.base import GameRec
 from ..messages import N_, define
 from ..share import base_url
@@ -193,14 +193,6 @@ def links(view: SessionView) -> dict:
         "edit": f"{root}/s/{view.edit_token}" if view.can_edit else None,
         "unreachable": unreachable,
     }
-
-
-class FormError(Exception):
-    """A form that cannot become an action: {field: message}, nothing is written."""
-
-    def __init__(self, errors: dict):
-        super().__init__(", ".join(errors))
-        self.errors = errors
 
 
 def refusal(err: RuleError) -> int:

@@ -92,7 +92,7 @@ def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Ca
     try:
         action = build()
     except FormError as err:
-        return refused(err.errors, 422)
+        return refused({k: t(v) for k, v in err.errors.items()}, 422)
     try:
         game_action(view, gi, action, location)
     except RuleError as err:
