@@ -122,7 +122,9 @@ def choose(code: str):
     """Switch the language of this browser and go back to the page (a preference: nothing is written)."""
     back = request.args.get("next") or "/"
     parts = urlsplit(back)
-    if parts.scheme or parts.netloc or not back.startswith("/") or back.startswith("//"):
+    if parts.scheme or parts.netloc or not back.startswith("/") or back.startswith("//") \
+            or not back.isprintable():      # a header cannot carry a line break
+
         back = "/"
     resp = redirect(back, code=303)
     if code in LANGUAGES:

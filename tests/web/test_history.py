@@ -161,7 +161,7 @@ def test_each_row_says_date_players_games_and_biggest_winner(client):
 
 def test_every_list_query_uses_indexes(app):
     """EXPLAIN QUERY PLAN: every table is reached through an index, never scanned whole."""
-    from companion.web import history
+    from companion.web import history, players
 
     app.config["ADMIN_TOKEN"] = "letmein"
     filters = [{}, {"key": "ane"}, {"kind": "mus"}, {"from": "2026-01-01", "to": "2026-02-01"},
@@ -174,7 +174,7 @@ def test_every_list_query_uses_indexes(app):
                 if admin:
                     session["admin"] = "letmein"
                 sql, params, count_sql, count_params = history.list_sql(flt, 3)
-                queries = [(sql, params), (count_sql, count_params), history.player_sql("ane")]
+                queries = [(sql, params), (count_sql, count_params), players.player_sql("ane")]
                 for q, p in queries:
                     plan = history.explain(q, p)
                     for step in plan:

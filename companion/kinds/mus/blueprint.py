@@ -8,7 +8,7 @@ from flask import Blueprint, request, url_for
 
 from ...messages import msg
 from ...web.common import open_session, render, require_edit, see_other, unchanged_poll
-from ...web.forms import only_one, read_int, read_money, template_helpers
+from ...web.forms import read_int, read_money, template_helpers
 from ...web.games import at_of, new_game, record, show
 from ...web.i18n import fmt_money, t
 from ..base import GameRec
@@ -17,8 +17,8 @@ from . import fix, moves
 from .kind import NewMus
 from .options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
 from .shape import TALLY_LANCES
-from .view import (MAX_TALLY, JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, read_tally,
-                   tally_awards, toast)
+from .moves import MAX_TALLY, read_tally
+from .view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
 
 bp = Blueprint("mus", __name__)
 
@@ -53,7 +53,8 @@ def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: d
     notice = []
     fixed = args.get("fixed", type=int) if args else None
     if fixed:
-        was = [int(x) for x in args.get("was", "").split(".") if x.isdigit()]
+        # the game ends before the fix (hand numbers: a few digits each; anything else is not ours)
+        was = [int(x) for x in args.get("was", "")[:400].split(".") if x.isdigit() and len(x) <= 6]
         notice = moved(was, rec.state["game_ends"], fixed)
     shown = None
     if args.get("done") == "scoring":

@@ -19,9 +19,9 @@ from ..base import GameRec, apply_change, fingerprint
 from . import actions as A
 from .moves import cards_from, decode, form_field, held_from
 from .fixview import fix_view, with_cards, with_held, with_tally_award
-from .kind import KIND, team_names
+from .kind import KIND, ctx_of, team_names
 from .options import TEAMS, effective
-from .shape import TALLY_LANCES
+from .shape import TALLY_LANCES, norm_item
 from .view import JUEGO_CHOICES, PARES_CHOICES, hand_view, page
 
 
@@ -44,15 +44,18 @@ def _sandbox(rec: GameRec, hi: int, draft: dict | None) -> GameRec:
     return GameRec("mus", rec.head, items, state)
 
 
-def _draft_from(raw: str | None) -> dict | None:
+def _draft_from(raw: str | None, rec: GameRec) -> dict | None:
+    """The draft in the address, shaped as a hand of the session file (its play is checked later: a draft
+    that plays wrong is shown with why); anything else is refused."""
     if not raw:
         return None
     try:
         draft = parse_document(raw, max_bytes=16 * 1024, max_depth=8)
+        if not isinstance(draft, dict):
+            raise RuleError("mus.hand_shape", "draft")
+        norm_item(draft, "draft", rec.head["seats"], ctx_of(rec.head).kings)
     except RuleError:
         raise FormError({"step": t(msg("mus.form.draft_bad"))}) from None
-    if not isinstance(draft, dict):
-        raise FormError({"step": t(msg("mus.form.draft_bad"))})
     return draft
 
 
@@ -138,7 +141,7 @@ def hand(token, gi, hn):
     source = request.args if request.method == "GET" else request.form
     was = source.get("was") or None
     try:
-        draft = _draft_from(source.get("draft"))
+        draft = _draft_from(source.get("draft"), rec)
     except FormError as err:
         return _hand_page(view, gi, hn, None, status=422, errors=err.errors, was=was)
     if request.method == "GET":

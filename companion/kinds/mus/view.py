@@ -9,9 +9,9 @@ from ...messages import msg
 from ..base import GameRec, Item
 from .hand import Play, lance
 from .kind import KIND, keepers_of, stones_of, team_names
-from .moves import MAX_TALLY, dump_tally, read_tally, tally_awards, mv  # noqa: F401  (the tally codec)
+from .moves import MAX_TALLY, dump_tally, mv
 from .options import LANCES, TEAMS, effective
-from .shape import MAX_WHY, TALLY_LANCES
+from .shape import TALLY_LANCES
 
 BET_AMOUNTS = (2, 3, 5, 10)
 QUICK_BETS = (2, 5)     # the thumb bar's envite buttons (the others are one tap away, under "More")
