@@ -25,7 +25,9 @@ from .options import Spec
 from .shape import MAX_PLAYERS, SIDE_GAMES
 from .view import DONE, RECENT, hand_lines, page, side_label, sides, toast
 
-bp = Blueprint("desmoche", __name__)
+# its templates and stylesheet are in this package (a kind is one folder)
+bp = Blueprint("desmoche", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/kinds/desmoche")
 TRUE = ("1", "on", "true", "yes")
 MAX_MICO = 20
 
@@ -150,7 +152,7 @@ def _game_url(view, gi: int) -> str:
 
 
 def hand_keys(rules: dict) -> set[str]:
-    """The fields of the hand form (``hand_fields`` in templates/desmoche/macros.html) for these rules."""
+    """The fields of the hand form (``hand_fields`` in desmoche/macros.html) for these rules."""
     keys = {"winner", "disqualified"} | {f"side_{name}" for name in rules["side_games"]}
     if rules["variant"] == "desmoche":
         keys.add("auto_win")

@@ -34,6 +34,7 @@ class DesmocheKind:
     name = NAME
     title = TITLE
     items_key = "hands"
+    stylesheets = ("chips.css", "desmoche.css")    # the chip games' look, then its own (its static/)
     # the keys of its companion-state/1 entry
     state_keys = frozenset({"kind", "pot", "multiple", "side_pots", "net"})
     min_players = MIN_PLAYERS

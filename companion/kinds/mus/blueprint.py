@@ -20,7 +20,8 @@ from .shape import TALLY_LANCES
 from .moves import MAX_TALLY, read_tally
 from .view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
 
-bp = Blueprint("mus", __name__)
+# its templates and stylesheet are in this package (a kind is one folder)
+bp = Blueprint("mus", __name__, template_folder="templates", static_folder="static", static_url_path="/kinds/mus")
 
 
 @bp.context_processor

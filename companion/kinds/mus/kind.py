@@ -112,6 +112,7 @@ class MusKind:
     min_players = max_players = 4
     actions = A.ACTIONS
     ledger_round = "hand"
+    stylesheets = ("mus.css",)         # in its static/ folder
     ledger_unit = "points"
 
     def new_game(self, players: list[str], spec: NewMus) -> dict:

@@ -26,7 +26,8 @@ from .kind import KIND
 from .options import MAX_ANTE, MAX_CARDS_LEFT, MAX_PLAYERS, NewmarketSpec, QUEENS
 from .view import DONE, RECENT, card_info, candidates, deal_lines, page, toast
 
-bp = Blueprint("newmarket", __name__)
+# its templates are in this package (a kind is one folder)
+bp = Blueprint("newmarket", __name__, template_folder="templates")
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 
 

@@ -48,6 +48,7 @@ class NewmarketKind:
     name = "newmarket"
     title = TITLE
     items_key = "deals"
+    stylesheets = ("chips.css",)       # the chip games' look (the app's static/)
     # the keys of its companion-state/1 entry
     state_keys = frozenset({"kind", "chips", "pots", "kitty", "pool", "ended", "net"})
     min_players = 3
