@@ -168,7 +168,7 @@ def undone(night: Night, payload: dict, stale: bool) -> Outcome:
 
 
 def seed_before(night: Night, gi: int, kind: str | None) -> dict | None:
-    """What the previous game of the same kind hands to game ``gi`` (Newmarket's carried chips)."""
+    """What the previous game of the same kind hands to game ``gi`` (chips carried over)."""
     if kind not in kinds.KINDS:
         return None
     for j in range(gi - 1, -1, -1):

@@ -1,6 +1,6 @@
 """Messages as codes with parameters, rendered into words at the edge.
 
-Rules never write sentences: they return ``{"code": "mus.fold", "team": "B", "points": 2, ...}`` and raise
+Rules never write sentences: they return ``{"code": "kind.fold", "team": "B", "points": 2, ...}`` and raise
 ``RuleError(code, path, **params)``. Each module that owns codes registers their English templates here
 (``define``), marked with ``N_`` so that ``pybabel extract -k N_`` puts them in the catalogs. The web
 renders a message in the reader's language (``Renderer`` with Flask-Babel's gettext); the session file,
@@ -32,7 +32,7 @@ CATALOG: dict[str, str | tuple[str, str, str]] = {}
 
 
 def define(prefix: str, entries: dict) -> None:
-    """Register templates under ``prefix.`` (``define("mus", {"fold": N_("...")})`` -> code ``mus.fold``)."""
+    """Register templates under ``prefix.`` (``define("kind", {"fold": N_("...")})`` -> code ``kind.fold``)."""
     for key, template in entries.items():
         code = f"{prefix}.{key}" if prefix else key
         if code in CATALOG and CATALOG[code] != template:

@@ -32,7 +32,7 @@ class GameRec:
     head: dict                  # the game object without its items
     items: Sequence[Item]       # a list, or the store's lazy view of the rows
     state: dict                 # the running state after every closed item
-    seed: dict | None = None    # what the previous game of the same kind hands on (Newmarket's carry)
+    seed: dict | None = None    # what the previous game of the same kind hands on (chips carried over)
 
 
 @dataclass
@@ -133,14 +133,23 @@ def check_at(action: Action, position: str) -> None:
 
 
 class Kind(Protocol):
-    """Everything the app asks of a game kind. One object per kind, pure (no Flask, no SQLite)."""
+    """Everything the app asks of a game kind. One object per kind, pure (no Flask, no SQLite). CONTRACT.md
+    says the same (a test holds them together)."""
 
-    name: str                   # "mus": the session file's "kind"
+    name: str                   # the session file's "kind" (its package's name)
     title: str                  # message code of its name
     items_key: str              # "hands" or "deals"
     min_players: int
     max_players: int
     actions: dict[str, type]    # action type -> dataclass (events store ``Action.to_json()``)
+    ledger_round: str           # "hand" | "deal": what a CSV row's round is
+    ledger_unit: str            # "points" | "chips" | "units"
+    state_keys: frozenset       # the keys of its companion-state/1 entry
+    stylesheets: tuple          # its pages' stylesheets: in its static/ folder, else the app's
+    csv_columns: tuple          # its own columns of the session CSV (may be empty)
+
+    def new_game(self, players: list[str], spec) -> dict:
+        """A new game's session-file object from the kind's typed options; RuleError naming the option."""
 
     def build(self, game: dict, players: list[str] | None, seed: dict | None = None) -> GameRec:
         """Validate a session-file game object and play it through; RuleError(path relative to it)."""
@@ -164,15 +173,22 @@ class Kind(Protocol):
         """What this game hands to the next game of the same kind in the session (or None)."""
 
     def seats(self, head: dict) -> list[str]:
-        ...
+        """Who plays, in seat order."""
 
     def summary(self, rec: GameRec) -> Msg:
-        """One line: where the game stands (session page, history list)."""
+        """One line: where the game stands (history list)."""
+
+    def headline(self, rec: GameRec) -> Msg:
+        """One line for the session page (the hand in progress counts)."""
+
+    def partnership(self, rec: GameRec) -> dict | None:
+        """Team games: {"teams": {label: [players]}, "games_won": {label: n}, "match_winner"}; else None."""
 
     def history(self, rec: GameRec) -> list[dict]:
         """The hand-by-hand page: [{"title": Msg|None, "chart": chart|None, "rounds": [{"label": Msg,
-        "meta": [Msg], "moves": [{"who", "team", "amount", "why": Msg, "lance"}]}]}]."""
+        "meta": [Msg], "moves": [{"who", "team", "amount", "why": Msg, "lance"}]}]}]; a chart's series may
+        carry its "color"."""
 
     def ledger(self, rec: GameRec) -> list[dict]:
-        """Rows for the CSV: {"round", "mus_game", "lance", "team", "team_players", "from", "to",
-        "amount", "why": Msg}; ``round_type`` and ``unit`` are the kind's ``ledger_round`` / ``ledger_unit``."""
+        """Rows for the CSV: {"round", "from", "to", "amount", "why": Msg} and the kind's own
+        ``csv_columns``; ``round_type`` and ``unit`` are the kind's ``ledger_round`` / ``ledger_unit``."""

@@ -89,7 +89,7 @@ def fmt_date(value, with_time: bool = False) -> str:
     return format_date(value, "medium", locale=lang())
 
 
-# The table's words stay in Spanish (Mus, Desmoche) or English (Newmarket) in every language, with a
+# The table's words stay as the table says them (Spanish or English) in every language, with a
 # short gloss the first time each appears on a page (not in Spanish, where they are the words).
 GLOSSES = {
     "envite": N_("a bet"), "órdago": N_("all in: the whole game"), "quiero": N_("I accept"),

@@ -16,7 +16,7 @@ def _chart(cid: str, chart: dict | None) -> str:
     """A kind's chart (messages) drawn as an SVG figure in the reader's words."""
     if not chart or len(chart["x_labels"]) < 2:
         return ""
-    series = [{"name": s["name"], "values": s["values"], "color": charts.TEAM_COLORS.get(s.get("team"))}
+    series = [{"name": s["name"], "values": s["values"], "color": s.get("color")}
               for s in chart["series"]]
     ref = chart.get("reference")
     return charts.line_chart(cid, t(chart["title"]), [t(x) for x in chart["x_labels"]], series,

@@ -61,13 +61,13 @@ def _partners(key: str, team_games: list[dict]) -> dict:
         if not isinstance(m, dict):
             continue
         teams = m.get("teams") or {}
-        team = next((t for t in ("A", "B") if any(k(p) == key for p in teams.get(t) or [])), None)
+        team = next((t for t, members in teams.items() if any(k(p) == key for p in members or [])), None)
         if team is None:
             continue
         won = m.get("games_won") or {}
         played = sum(v for v in won.values() if isinstance(v, int))
         mine = won.get(team, 0) if isinstance(won.get(team), int) else 0
-        decided = m.get("match_winner") in ("A", "B")
+        decided = m.get("match_winner") in teams
         match_won = m.get("match_winner") == team
         totals["games"] += played
         totals["won"] += mine

@@ -319,7 +319,7 @@ def test_player_page_mus_partners(client):
     assert re.search(r"Carlos \d+ / \d+ \d+ / \d+", text) and re.search(r"Bea \d+ / \d+ \d+ / \d+", text)
     assert f"Carlos {won['Carlos']} / {games['Carlos']}" in text
     favourite = max(("Carlos", "Bea"), key=lambda p: (games[p], won[p], p == "Bea"))
-    assert f"Favourite partner: {favourite} (most Mus games played together: {games[favourite]})" in text
+    assert f"Favourite partner: {favourite} (most team games played together: {games[favourite]})" in text
 
 
 # ----------------------------------------------------------------------------------------------------

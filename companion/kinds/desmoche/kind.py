@@ -36,6 +36,7 @@ class DesmocheKind:
     items_key = "hands"
     stylesheets = ("chips.css", "desmoche.css")    # the chip games' look, then its own (its static/)
     # the keys of its companion-state/1 entry
+    csv_columns = ()
     state_keys = frozenset({"kind", "pot", "multiple", "side_pots", "net"})
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
@@ -276,8 +277,7 @@ def _move(m: dict) -> dict:
 
 
 def _row(hand_no, m: dict) -> dict:
-    return {"round": hand_no, "mus_game": None, "lance": None, "team": None, "team_players": None,
-            "from": m["from"], "to": m["to"], "amount": m["units"], "why": m["why"]}
+    return {"round": hand_no, "from": m["from"], "to": m["to"], "amount": m["units"], "why": m["why"]}
 
 
 KIND = DesmocheKind()

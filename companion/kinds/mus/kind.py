@@ -112,6 +112,8 @@ class MusKind:
     min_players = max_players = 4
     actions = A.ACTIONS
     ledger_round = "hand"
+    csv_columns = ("mus_game", "lance", "team", "team_players")    # its own columns of the session CSV
+    chart_colors = {"A": "#2f6fd6", "B": "#d33c32"}                # each team's line on its charts
     stylesheets = ("mus.css",)         # in its static/ folder
     ledger_unit = "points"
 
@@ -681,7 +683,8 @@ class MusKind:
                 title = msg("mus.chart.won", base=title, team=won["winner"],
                             how=msg("mus.by_ordago") if won["by"] == "ordago" else "")
             chart = {"title": title, "x_labels": grp["labels"], "unit": msg("mus.unit"),
-                     "series": [{"name": f"{t}: {names[t]}", "values": grp["values"][t], "team": t} for t in TEAMS],
+                     "series": [{"name": f"{t}: {names[t]}", "values": grp["values"][t], "team": t,
+                                 "color": self.chart_colors[t]} for t in TEAMS],
                      "reference": {"value": target, "label": msg("mus.chart.target", n=target)}}
             out.append({"title": msg("mus.hist.game", n=g), "chart": chart, "rounds": grp["rounds"]})
         return out

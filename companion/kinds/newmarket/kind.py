@@ -50,6 +50,7 @@ class NewmarketKind:
     items_key = "deals"
     stylesheets = ("chips.css",)       # the chip games' look (the app's static/)
     # the keys of its companion-state/1 entry
+    csv_columns = ()
     state_keys = frozenset({"kind", "chips", "pots", "kitty", "pool", "ended", "net"})
     min_players = 3
     max_players = 8
@@ -474,8 +475,7 @@ class NewmarketKind:
         return [{"title": None, "chart": chart, "rounds": rounds}]
 
     def ledger(self, rec: GameRec) -> list[dict]:
-        return [{"round": m["deal"], "mus_game": None, "lance": None, "team": None, "team_players": None,
-                 "from": m["from"], "to": m["to"], "amount": m["chips"], "why": m["why"]}
+        return [{"round": m["deal"], "from": m["from"], "to": m["to"], "amount": m["chips"], "why": m["why"]}
                 for m in self.moves(rec)]
 
 

@@ -1,0 +1,74 @@
+"""A kind is one folder: its name appears nowhere else in the app's code, templates or static files (the
+app asks the kind), and CONTRACT.md lists exactly what the ``Kind`` Protocol says a kind provides."""
+import re
+import typing
+from pathlib import Path
+
+import pytest
+
+from companion import kinds
+from companion.kinds.base import Kind
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = [ROOT / "companion", ROOT / "templates", ROOT / "static"]
+CODE = {".py", ".html", ".css", ".js"}
+VENDORED = {"htmx-2.0.11.min.js"}
+
+
+def mentions(name: str) -> list[str]:
+    """Lines outside the kind's own package that name it (as a word: ``mus.css``, ``mus_game`` count)."""
+    word = re.compile(rf"(?<![a-z]){re.escape(name)}(?![a-z])", re.I)
+    own = ROOT / "companion" / "kinds" / name
+    out = []
+    for top in SCANNED:
+        for path in sorted(top.rglob("*")):
+            if path.suffix not in CODE or path.name in VENDORED or own in path.parents:
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if word.search(line):
+                    out.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}")
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(kinds.KINDS))
+def test_nothing_outside_a_kind_names_it(name):
+    assert mentions(name) == []
+
+
+def test_the_scan_sees_a_name(tmp_path, monkeypatch):
+    """The check itself: a kind's name written in a shared module is found."""
+    (tmp_path / "companion").mkdir()
+    (tmp_path / "companion" / "shared.py").write_text("CSS = {'mus': 'mus.css'}\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    monkeypatch.setattr(__import__(__name__), "SCANNED", [tmp_path / "companion"])
+    assert mentions("mus") == ["companion/shared.py:1: CSS = {'mus': 'mus.css'}"]
+
+
+def contract_names() -> set[str]:
+    """What CONTRACT.md's "What `KIND` provides" block lists: attributes and methods by name."""
+    text = (ROOT / "companion" / "kinds" / "CONTRACT.md").read_text(encoding="utf-8")
+    block = text.split("## What `KIND` provides", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    names = set()
+    for line in block.splitlines():
+        code = line.split("#", 1)[0]
+        for part in code.split(";"):
+            m = re.match(r"\s*([a-z_]+)\s*[:(]", part) or re.match(r"\s*([a-z_]+)\s*$", part)
+            if m:
+                names.add(m.group(1))
+    return names
+
+
+def protocol_names() -> set[str]:
+    methods = {n for n, v in vars(Kind).items() if callable(v) and not n.startswith("_")}
+    return set(typing.get_type_hints(Kind)) | methods
+
+
+def test_the_contract_and_the_protocol_say_the_same():
+    assert contract_names() == protocol_names()
+
+
+@pytest.mark.parametrize("name", sorted(kinds.KINDS))
+def test_every_kind_provides_the_protocol(name):
+    kind = kinds.KINDS[name]
+    assert {n for n in protocol_names() if not hasattr(kind, n)} == set()
+    assert kind.name == name == type(kind).__module__.split(".")[2]
