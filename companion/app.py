@@ -11,7 +11,6 @@ from flask import Flask, render_template, request
 from flask_compress import Compress
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import __version__
 
 COMPRESSIBLE = ["text/html", "text/css", "application/javascript", "text/javascript", "application/json",
                 "image/svg+xml", "text/csv", "text/plain", "application/manifest+json"]
@@ -60,7 +59,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.after_request(security.add_headers)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["form_key"] = security.form_key
-    app.jinja_env.globals["app_version"] = __version__
 
     from .web import register
 

@@ -128,10 +128,6 @@ class Renderer:
         except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder
             return (entry if isinstance(entry, str) else entry[0]) % params
 
-    def with_overrides(self, **overrides) -> "Renderer":
-        merged = {**self.overrides, **{k.replace("__", "."): v for k, v in overrides.items()}}
-        return Renderer(self.gettext, self.ngettext, self.number, merged, self.separator)
-
 
 ENGLISH = Renderer()
 

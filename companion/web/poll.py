@@ -14,11 +14,10 @@ import sqlite3
 import threading
 from urllib.parse import parse_qsl
 
-from ..security import CSP
+from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
 
-HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none"), ("Vary", "HX-Request"), ("Cache-Control", "no-store"), ("Content-Security-Policy", CSP),
-           ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
-           ("X-Robots-Tag", "noindex, nofollow")]
+HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none"), ("Vary", "HX-Request"), *SECURITY_HEADERS,
+           *CAPABILITY_HEADERS]
 MAX_TOKEN = 64
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ...errors import RuleError
 from ...messages import msg
 from ..base import Change, GameRec, Item, apply_change, check_at, fingerprint
-from ..validate import MAX_MONEY, is_int, need_int
+from ..validate import is_int, need_int
 from . import actions as A
 from .hand import Ctx, Play, lance, start_state, team_ref
 from .options import LANCES, STAGES, TEAMS, effective, other
@@ -724,4 +724,3 @@ def _copy_hand(body: dict) -> dict:
 
 
 KIND = MusKind()
-MAX_STAKE = MAX_MONEY
