@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,6 +19,7 @@ from typing import Callable
 from sqlite_utils import Database
 
 from .errors import RuleError
+from .indexed import Indexed
 
 MAX_KEY = 64
 
@@ -105,7 +105,7 @@ def version(db: Database, session_id: int) -> int:
     return db.execute("SELECT version FROM sessions WHERE id = ?", [session_id]).fetchone()[0]
 
 
-class LazyItems(Sequence):
+class LazyItems(Indexed):
     """A game's items as rows, read when asked for (a tap reads the last one), with Python's indexes.
     ``make(body, result, before)`` turns a row into the caller's item."""
 
@@ -113,21 +113,12 @@ class LazyItems(Sequence):
         self.db, self.session_id, self.gi, self.count, self.make = db, session_id, gi, count, make
         self.cache: dict = {}
 
-    def __len__(self) -> int:
-        return self.count
-
     def known(self, last: list) -> None:
         """The last items, read already (a page's recent hands): asking for them reads nothing more."""
         for k, item in enumerate(last):
             self.cache.setdefault(self.count - len(last) + k, item)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self.count))]
-        if i < 0:
-            i += self.count
-        if not 0 <= i < self.count:
-            raise IndexError(i)
+    def _get(self, i: int):
         if i not in self.cache:
             rows = self.db.execute(
                 "SELECT idx, body, result, before FROM items WHERE session_id = ? AND gi = ? AND idx <= ?"

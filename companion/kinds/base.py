@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
 from ..errors import RuleError
+from ..indexed import Indexed
 from ..messages import Msg
 
 
@@ -42,7 +43,7 @@ class Change:
     items: dict[int, Item | None] = field(default_factory=dict)   # index -> new item; None: removed
 
 
-class Overlay(Sequence):
+class Overlay(Indexed):
     """A game's items after some changes, over the items they were made to, without reading (or
     copying) the unchanged ones: a tap on a stored game reads only what it touches."""
 
@@ -50,19 +51,8 @@ class Overlay(Sequence):
         # base[i] is still the item i for i < cut; changed overrides; count is the length now
         self.base, self.count, self.cut, self.changed = base, count, cut, changed
 
-    def __len__(self) -> int:
-        return self.count
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self.count))]
-        if i < 0:
-            i += self.count
-        if not 0 <= i < self.count:
-            raise IndexError(i)
-        if i in self.changed:
-            return self.changed[i]
-        return self.base[i]
+    def _get(self, i: int) -> Item:
+        return self.changed[i] if i in self.changed else self.base[i]
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Sequence) and len(other) == len(self) and list(self) == list(other)
@@ -123,6 +113,24 @@ def fingerprint(*parts: Any) -> str:
     """A short token that changes when any part changes."""
     text = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+def by_type(kind, rec: GameRec, action: Action, *context) -> Change:
+    """``kind.do_<type>(rec, *context, action)``, once the position the phone saw is checked: how a kind's
+    ``apply`` finds the handler of a tap."""
+    check_at(action, kind.position(rec))
+    handler = getattr(kind, f"do_{action.TYPE}", None)
+    if handler is None:
+        raise RuleError("v.action_type", "type", type=action.TYPE)
+    return handler(rec, *context, action)
+
+
+def players_chart(title: Msg, unit: Msg, labels: list, values: dict, seats: list[str]) -> dict | None:
+    """A history chart with one line per player (None with fewer than two points)."""
+    if len(labels) < 2:
+        return None
+    return {"title": title, "x_labels": labels, "unit": unit,
+            "series": [{"name": p, "values": values[p]} for p in seats]}
 
 
 def check_at(action: Action, position: str) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...errors import RuleError
 from ...messages import msg, render
-from ..base import Change, GameRec, Item, check_at, fingerprint
+from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
 from ..validate import is_int, need_dict, need_int
 from . import actions as A
 from .hand import end_series, movements, multiple_word, play, start_state
@@ -93,11 +93,7 @@ class DesmocheKind:
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
-        check_at(action, self.position(rec))
-        handler = getattr(self, f"do_{action.TYPE}", None)
-        if handler is None:
-            raise RuleError("v.action_type", "type", type=action.TYPE)
-        return handler(rec, action)
+        return by_type(self, rec, action)
 
     @staticmethod
     def _open(rec: GameRec) -> None:
@@ -254,10 +250,7 @@ class DesmocheKind:
             final = rec.state["balances"]
             for p in seats:
                 values[p].append(final[p])
-        chart = None
-        if len(labels) >= 2:
-            chart = {"title": msg("desmoche.chart.title"), "x_labels": labels, "unit": msg("desmoche.unit"),
-                     "series": [{"name": p, "values": values[p]} for p in seats]}
+        chart = players_chart(msg("desmoche.chart.title"), msg("desmoche.unit"), labels, values, seats)
         return [{"title": None, "chart": chart, "rounds": rounds}]
 
     def ledger(self, rec: GameRec) -> list[dict]:

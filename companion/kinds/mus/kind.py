@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ...errors import RuleError
 from ...messages import msg
-from ..base import Change, GameRec, Item, apply_change, check_at, fingerprint
+from ..base import Change, GameRec, Item, apply_change, by_type, fingerprint
 from ..validate import is_int, need_int
 from . import actions as A
 from .hand import Ctx, Play, lance, start_state, team_ref
@@ -219,11 +219,7 @@ class MusKind:
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
-        check_at(action, self.position(rec))
-        handler = getattr(self, f"do_{action.TYPE}", None)
-        if handler is None:
-            raise RuleError("v.action_type", "type", type=action.TYPE)
-        return handler(rec, ctx_of(rec.head), action)
+        return by_type(self, rec, action, ctx_of(rec.head))
 
     def _no_open(self, rec: GameRec, code: str = "mus.hand_open") -> None:
         if self.open_item(rec) is not None:

@@ -50,11 +50,7 @@ def encode(action: Action, seats: list[str] | None = None) -> tuple[str, dict]:
         move = ":".join(["rest", *_winners(action)])
         fields.update(_held_fields(action.pares_held, action.juego_held, seats))
     elif isinstance(action, A.Showdown):
-        if action.cards is not None:
-            move = "cards:showdown"
-            fields.update(_card_fields(action.cards, seats))
-        else:
-            move = ":".join(["showdown", *_winners(action)])
+        move = _cards(action, "showdown", seats, fields) or ":".join(["showdown", *_winners(action)])
     elif isinstance(action, A.Pass):
         move = "pass"
     elif isinstance(action, A.Bet):
@@ -76,13 +72,9 @@ def encode(action: Action, seats: list[str] | None = None) -> tuple[str, dict]:
         fields["lances"] = ",".join(keys)
         fields.update(_held_fields(action.pares, action.juego, seats))
     elif isinstance(action, A.StartHand):
-        if action.cards is not None:
-            move = "cards:start"
-            fields.update(_card_fields(action.cards, seats))
-        else:
-            move = "start"
-            if action.mano:
-                fields["mano"] = action.mano
+        move = _cards(action, "start", seats, fields) or "start"
+        if action.mano and action.cards is None:
+            fields["mano"] = action.mano
     elif isinstance(action, A.Tally):
         move = "tally"
         fields["tally"] = json.dumps([_tally_row(a) for a in action.awards or []])
@@ -124,8 +116,12 @@ def _held_fields(pares, juego, seats) -> dict:
     return out
 
 
-def _card_fields(cards: dict, seats) -> dict:
-    return {f"cards{seats.index(name)}": hand for name, hand in cards.items()}
+def _cards(action, then: str, seats, fields: dict) -> str | None:
+    """``cards:<then>`` with the four hands in ``cards0``.. when the action carries cards, else None."""
+    if action.cards is None:
+        return None
+    fields.update({f"cards{seats.index(name)}": hand for name, hand in action.cards.items()})
+    return f"cards:{then}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -297,7 +293,7 @@ def _showdown(form, parts):
     return A.Showdown(**winners)
 
 
-def _cards(form, parts, seats):
+def _cards_read(form, parts, seats):
     cards = cards_from(form, seats)
     return A.Showdown(cards=cards) if len(parts) > 1 and parts[1] == "showdown" else A.StartHand(cards=cards)
 
@@ -325,7 +321,7 @@ def decode(form, seats: list[str]) -> Action:
         "fold": lambda: A.Fold(),
         "declare": lambda: _declare(form, parts, seats, errors),
         "showdown": lambda: _showdown(form, parts),
-        "cards": lambda: _cards(form, parts, seats),
+        "cards": lambda: _cards_read(form, parts, seats),
         "start": lambda: _start(form, seats),
     }
     if parts[0] not in readers:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ...errors import RuleError
 from ...messages import CATALOG, msg
-from ..base import Change, GameRec, Item, check_at, fingerprint
+from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
 from ..validate import is_int, need_bool, need_seated
 from . import actions as A
 from .deal import dealer_index, finish, is_bury, leftover_moves, play, start_state
@@ -191,11 +191,7 @@ class NewmarketKind:
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
-        check_at(action, self.position(rec))
-        handler = getattr(self, f"do_{action.TYPE}", None)
-        if handler is None:
-            raise RuleError("v.action_type", "type", type=action.TYPE)
-        return handler(rec, Ctx(rec.head), action)
+        return by_type(self, rec, action, Ctx(rec.head))
 
     def _open(self, rec: GameRec) -> tuple[int, Item]:
         if rec.head["ended"]:
@@ -468,10 +464,7 @@ class NewmarketKind:
                 for p in seats:
                     values[p].append(rec.state["chips"][p])
                 labels.append(msg("chart.end"))
-        chart = None
-        if len(labels) >= 2:
-            chart = {"title": msg("newmarket.chart.title"), "x_labels": labels, "unit": msg("newmarket.unit"),
-                     "series": [{"name": p, "values": values[p]} for p in seats]}
+        chart = players_chart(msg("newmarket.chart.title"), msg("newmarket.unit"), labels, values, seats)
         return [{"title": None, "chart": chart, "rounds": rounds}]
 
     def ledger(self, rec: GameRec) -> list[dict]:
