@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, template_helpers
-from ...web.games import at_of, new_game, past, record, show
+from ...web.games import at_of, new_game, past, record, record_correction, show
 from ...web.i18n import t
 from ..validate import MAX_COUNT
 from . import actions as A
@@ -337,13 +337,6 @@ def correct(token, gi, hi):
                 new_hand["stake"] = stake_value
         return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
-    def on_error(errors, status):
-        fresh = open_session(token)
-        if hi >= len(fresh.game(gi, "desmoche").items):
-            return _page(fresh, gi, errors, status)
-        return _correct_page(fresh, gi, hi, form if status == 422 else None, errors, status)
-
-    return record(view, gi, build, on_error, hand_field,
-                  location=url_for("desmoche.game", token=token, gi=gi, done=1, step="fixed", n=hi + 1))
+    return record_correction(view, gi, hi, build, hand_field, _page, _correct_page)
 
 
