@@ -316,8 +316,8 @@ def _insert(db: Database, new: NewSession, browser: str, key: str | None, locati
         " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)",
         [new.name, stamp, stamp, new.started or stamp, edit, view, dump(new.header), dump(new.summary)])
     session_id = cur.lastrowid
-    db.conn.executemany("INSERT INTO games(session_id, gi, kind, head, state, seed, items) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [[session_id, *_game_row(gi, g)] for gi, g in enumerate(new.games)])
+    db.conn.executemany("INSERT INTO games(session_id, gi, kind, head, state, seed, items)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)", [[session_id, *_game_row(gi, g)] for gi, g in enumerate(new.games)])
     db.conn.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",
                         [[session_id, *_item_row(gi, idx, it)] for gi, idx, it in new.items])
     db.execute("INSERT INTO events(session_id, seq, type, payload, created) VALUES (?, 1, 'create', ?, ?)",
