@@ -72,3 +72,10 @@ def test_every_kind_provides_the_protocol(name):
     kind = kinds.KINDS[name]
     assert {n for n in protocol_names() if not hasattr(kind, n)} == set()
     assert kind.name == name == type(kind).__module__.split(".")[2]
+
+
+@pytest.mark.parametrize("name", sorted(kinds.KINDS))
+def test_every_kind_has_the_pages_the_app_links_to(app, name):
+    """The app links to a kind's game page and its new-game form by these endpoints (CONTRACT.md)."""
+    assert {f"{name}.game", f"{name}.new"} <= set(app.view_functions)
+    assert app.blueprints[name].template_folder == "templates"
