@@ -79,3 +79,18 @@ def test_every_kind_has_the_pages_the_app_links_to(app, name):
     """The app links to a kind's game page and its new-game form by these endpoints (CONTRACT.md)."""
     assert {f"{name}.game", f"{name}.new"} <= set(app.view_functions)
     assert app.blueprints[name].template_folder == "templates"
+
+
+def test_a_kinds_stylesheet_comes_from_its_folder_packed(client):
+    """The Mus page links the stylesheet its kind names, served from the kind's static folder, minified
+    and compressed like the app's."""
+    from helpers import csrf, new_session
+
+    links = new_session(client)
+    resp = client.post(f"{links['edit']}/mus/new", data={"csrf": csrf(client), "seat0": "Ane", "seat1": "Bea",
+                                                          "seat2": "Carlos", "seat3": "Dani", "preset": "pagat"})
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    href = re.search(r'<link rel="stylesheet" href="(/kinds/mus/mus\.css\?v=[0-9a-f]+)">', page).group(1)
+    css = client.get(href, headers={"Accept-Encoding": "gzip"})
+    assert css.status_code == 200 and css.headers["Content-Encoding"] == "gzip"
+    assert css.headers["Content-Type"].startswith("text/css") and "immutable" in css.headers["Cache-Control"]
