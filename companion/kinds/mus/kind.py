@@ -112,6 +112,7 @@ class MusKind:
     min_players = max_players = 4
     actions = A.ACTIONS
     ledger_round = "hand"
+    _played = None                      # (item, head, count, play): the last hand in progress played
     csv_columns = ("mus_game", "lance", "team", "team_players")    # its own columns of the session CSV
     chart_colors = {"A": "#2f6fd6", "B": "#d33c32"}                # each team's line on its charts
     stylesheets = ("mus.css",)         # in its static/ folder
@@ -208,7 +209,11 @@ class MusKind:
         item = self.open_item(rec)
         if item is None:
             return rec.state, None
+        last = self._played         # a page and its toast ask for the same hand: it is played once
+        if last is not None and last[0] is item and last[1] is rec.head and last[2] == len(rec.items):
+            return last[3].state, last[3]
         play = Play(ctx_of(rec.head), item.before, item.body, f"hands[{len(rec.items) - 1}]", strict=False).run()
+        self._played = (item, rec.head, len(rec.items), play)
         return play.state, play
 
     def position(self, rec: GameRec) -> str:
