@@ -155,6 +155,8 @@ class Kind(Protocol):
     state_keys: frozenset       # the keys of its companion-state/1 entry
     stylesheets: tuple          # its pages' stylesheets: in its static/ folder, else the app's
     csv_columns: tuple          # its own columns of the session CSV (may be empty)
+    glosses: dict               # its table words -> a short gloss (N_), shown the first time on a page
+    words_lang: str             # the language its table words are in ("es": marked up as Spanish)
 
     def new_game(self, players: list[str], spec) -> dict:
         """A new game's session-file object from the kind's typed options; RuleError naming the option."""

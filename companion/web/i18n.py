@@ -17,7 +17,7 @@ from flask import Blueprint, g, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup, escape
 
-from .. import money
+from .. import kinds, money
 from ..messages import ENGLISH, N_, Renderer, define
 
 LANGUAGES = {"en": "English", "es": "Español", "ja": "日本語"}
@@ -90,19 +90,10 @@ def fmt_date(value, with_time: bool = False) -> str:
 
 
 # The table's words stay as the table says them (Spanish or English) in every language, with a
-# short gloss the first time each appears on a page (not in Spanish, where they are the words).
-GLOSSES = {
-    "envite": N_("a bet"), "órdago": N_("all in: the whole game"), "quiero": N_("I accept"),
-    "no quiero": N_("I decline"), "amarracos": N_("five-point stones"), "dentro": N_("5 or fewer to win"),
-    "mano": N_("speaks first"), "pares": N_("pairs"), "juego": N_("31 or more"),
-    "punto": N_("the total, when nobody has juego"), "paso": N_("pass"), "grande": N_("high cards"),
-    "chica": N_("low cards"), "lance": N_("a round of bidding"), "señas": N_("signs between partners"),
-    "boodle": N_("the cards that carry chips"), "kitty": N_("a pot the whole table antes to"),
-    "mico": N_("a run A-2-3: a bonus"), "arriba del palo": N_("no card laid down: pays a bonus"),
-    "doble": N_("the pot rolled over once"), "triple": N_("rolled over twice"),
-}
-SPANISH_WORDS = {"envite", "órdago", "quiero", "no quiero", "amarracos", "dentro", "mano", "pares", "juego",
-                 "punto", "paso", "grande", "chica", "lance", "señas", "mico", "arriba del palo", "doble", "triple"}
+# short gloss the first time each appears on a page (not in Spanish, where they are the words). Each kind
+# names its words (``glosses``) and the language they are in (``words_lang``).
+GLOSSES = {term: gloss for kind in kinds.KINDS.values() for term, gloss in kind.glosses.items()}
+SPANISH_WORDS = {term for kind in kinds.KINDS.values() if kind.words_lang == "es" for term in kind.glosses}
 
 
 def w(term: str, shown: str | None = None, gloss: bool = True):

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from companion import kinds
 from companion.errors import RuleError
-from companion.kinds.base import GameRec, action_from_json, apply_change
+from companion.kinds.base import GameRec, Kind, action_from_json, apply_change
 from kind_strategies import TAPS, new_games
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]
@@ -51,6 +51,12 @@ def tap(draw, rec):
 def test_every_kind_is_tested():
     assert set(KINDS) == set(GAMES) == set(TAPS) and TEST_KINDS
     assert not set(TEST_KINDS) & set(kinds.KINDS)       # the app does not know the test kinds
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_kind_provides_what_the_protocol_lists(name):
+    listed = set(typing.get_type_hints(Kind)) | {n for n, v in vars(Kind).items() if callable(v) and n[0] != "_"}
+    assert {n for n in listed if not hasattr(KINDS[name], n)} == set()
 
 
 class Reads(Sequence):

@@ -13,7 +13,7 @@ once, to read a session file or check the store.
 from __future__ import annotations
 
 from ...errors import RuleError
-from ...messages import msg, render
+from ...messages import N_, msg, render
 from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
 from ..validate import is_int, need_dict, need_int
 from . import actions as A
@@ -37,6 +37,9 @@ class DesmocheKind:
     stylesheets = ("chips.css", "desmoche.css")    # the chip games' look, then its own (its static/)
     # the keys of its companion-state/1 entry
     csv_columns = ()
+    words_lang = "es"                   # its table words, glossed the first time on a page
+    glosses = {"mico": N_("a run A-2-3: a bonus"), "arriba del palo": N_("no card laid down: pays a bonus"),
+               "doble": N_("the pot rolled over once"), "triple": N_("rolled over twice")}
     state_keys = frozenset({"kind", "pot", "multiple", "side_pots", "net"})
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import RuleError
-from ...messages import msg
+from ...messages import N_, msg
 from ..base import Change, GameRec, Item, apply_change, by_type, fingerprint
 from ..validate import is_int, need_int
 from . import actions as A
@@ -112,6 +112,14 @@ class MusKind:
     min_players = max_players = 4
     actions = A.ACTIONS
     ledger_round = "hand"
+    words_lang = "es"                   # its table words, glossed the first time on a page
+    glosses = {
+        "envite": N_("a bet"), "órdago": N_("all in: the whole game"), "quiero": N_("I accept"),
+        "no quiero": N_("I decline"), "amarracos": N_("five-point stones"), "dentro": N_("5 or fewer to win"),
+        "mano": N_("speaks first"), "pares": N_("pairs"), "juego": N_("31 or more"),
+        "punto": N_("the total, when nobody has juego"), "paso": N_("pass"), "grande": N_("high cards"),
+        "chica": N_("low cards"), "lance": N_("a round of bidding"), "señas": N_("signs between partners"),
+    }
     _played = None                      # (item, head, count, play): the last hand in progress played
     csv_columns = ("mus_game", "lance", "team", "team_players")    # its own columns of the session CSV
     chart_colors = {"A": "#2f6fd6", "B": "#d33c32"}                # each team's line on its charts

@@ -18,7 +18,7 @@ typed options of ``new_game``). None of them walks past deals except ``moves``/`
 from __future__ import annotations
 
 from ...errors import RuleError
-from ...messages import CATALOG, msg
+from ...messages import CATALOG, N_, msg
 from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
 from ..validate import is_int, need_bool, need_seated
 from . import actions as A
@@ -51,6 +51,8 @@ class NewmarketKind:
     stylesheets = ("chips.css",)       # the chip games' look (the app's static/)
     # the keys of its companion-state/1 entry
     csv_columns = ()
+    words_lang = "en"                   # its table words, glossed the first time on a page
+    glosses = {"boodle": N_("the cards that carry chips"), "kitty": N_("a pot the whole table antes to")}
     state_keys = frozenset({"kind", "chips", "pots", "kitty", "pool", "ended", "net"})
     min_players = 3
     max_players = 8

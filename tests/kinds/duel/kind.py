@@ -47,6 +47,8 @@ class DuelKind:
     state_keys = frozenset({"kind", "score", "winner"})
     stylesheets = ()
     csv_columns = ()
+    glosses: dict = {}
+    words_lang = "en"
 
     def new_game(self, players: list[str], spec: tuple) -> dict:
         return self.to_doc(self.build({"kind": "duel", "seats": list(spec[0]), "stake": spec[1]}, players))
