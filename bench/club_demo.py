@@ -80,12 +80,12 @@ def write_db(path: str, doc: dict | None = None) -> dict:
     """The night in a database at ``path``: {"edit", "view", "tables": {label: token}}."""
     from companion.db import connect, init_db
     from companion.session import load
-    from companion import store
+    from companion import service, store
     from companion.web import club_links
 
     init_db(path)
     db = connect(path)
-    written = store.create(db, load(doc or demo_doc()), browser="demo")
+    written = service.create(db, load(doc or demo_doc()), browser="demo")
     sid = db.execute("SELECT max(id) FROM sessions").fetchone()[0]
     row = db.execute("SELECT edit_token, view_token FROM sessions WHERE id = ?", [sid]).fetchone()
     tables = club_links.ensure(db, sid, [str(i) for i in range(1, 13)])

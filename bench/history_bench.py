@@ -5,7 +5,7 @@ client (the whole app: routing, SQL, rule engines, templates, gzip; no network).
 How the database is built (fast, yet realistic):
 1. A dozen *template* sessions are written as session files with rule-checked random play (Mus matches
    with dealt cards and bids, checked hand by hand by the Mus engine; Newmarket games; Desmoche series)
-   and created through ``store.create``, then a few header events through ``store.write``; their rows
+   and created through ``service.create``, then a few header events through ``service.write``; their rows
    (header, summary, games, items, events, side tables) are exactly what the app writes.
 2. The templates are replicated with plain SQL in large transactions: new ids and tokens, names and
    dates spread over five years, and the players renamed by a permutation of a pool of 24 (so that
@@ -38,7 +38,7 @@ from datetime import datetime, timedelta, timezone
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from companion import create_app, session as S, store  # noqa: E402
+from companion import create_app, service, session as S, store  # noqa: E402
 from companion.db import connect, init_db  # noqa: E402
 from companion.errors import RuleError  # noqa: E402
 from companion.kinds.mus.hand import Play, start_state  # noqa: E402
@@ -128,9 +128,9 @@ def build_template(db, n: int) -> int:
             games.append(desmoche_game(rnd, players[: rnd.choice([2, 3, 4])]))
     doc = {"format": "companion-session/1", "name": f"Template {n}", "currency": "EUR", "players": players,
            "started": "2026-01-01T21:00:00+01:00", "games": games}
-    sid = store.find(db, store.create(db, S.load(doc), browser=BENCH_BROWSER).location)[0]["id"]
+    sid = store.find(db, service.create(db, S.load(doc), browser=BENCH_BROWSER).location)[0]["id"]
     for k in range(3):   # a few events after the create (renames), as a night's header changes
-        store.write(db, sid, "rename", {"name": f"Template {n} · {k}"}, browser=BENCH_BROWSER, key=None,
+        service.write(db, store.session(db, sid), "rename", {"name": f"Template {n} · {k}"}, browser=BENCH_BROWSER, key=None,
                     seen_version=None, location="")
     return sid
 
@@ -285,7 +285,7 @@ def new_result(path: str, rnd: random.Random) -> None:
     db = connect(path)
     sid, players = db.execute("SELECT id, header FROM sessions ORDER BY started DESC, id DESC LIMIT 1").fetchone()
     seats = json.loads(players)["players"][:3]
-    store.write(db, sid, "add_game", {"game": desmoche_game(rnd, seats)}, browser=BENCH_BROWSER, key=None,
+    service.write(db, store.session(db, sid), "add_game", {"game": desmoche_game(rnd, seats)}, browser=BENCH_BROWSER, key=None,
                 seen_version=None, location="")
     db.conn.close()
 

@@ -139,7 +139,7 @@ def hidden_fields(html: str, action: str) -> dict:
 
 def build_db(path: str) -> dict:
     """Sessions of several sizes, each a Mus game played through real writes (events)."""
-    from companion import session as S, store
+    from companion import service, session as S, store
     from companion.db import connect, init_db
     from companion.kinds.mus import actions as A
 
@@ -149,12 +149,17 @@ def build_db(path: str) -> dict:
     taps = {"pass": A.Pass(), "declare": A.Declare(pares={}, juego={})}
     out = {}
     for name, events in (("w10", 10), ("w1000", 1000), ("poll", 1000), ("p2", 8), ("p200", 800), ("busy", 4)):
-        store.create(db, S.load({"format": S.FORMAT, "name": name, "players": PLAYERS, "games": []}), browser="bench")
+        service.create(db, S.load({"format": S.FORMAT, "name": name, "players": PLAYERS, "games": []}),
+                       browser="bench")
         sid = db.execute("SELECT max(id) FROM sessions").fetchone()[0]
-        store.write(db, sid, "add_game", {"game": game}, browser="bench", key=None, seen_version=None, location="/")
+
+        def write(etype, payload):
+            service.write(db, store.session(db, sid), etype, payload, browser="bench", key=None,
+                          seen_version=None, location="/")
+
+        write("add_game", {"game": game})
         for i in range(events - 2):
-            store.write(db, sid, "game", {"game": 0, "action": taps[CYCLE[i % 4]]}, browser="bench", key=None,
-                        seen_version=None, location="/")
+            write("game", {"game": 0, "action": taps[CYCLE[i % 4]]})
         edit, view, version = db.execute("SELECT edit_token, view_token, version FROM sessions WHERE id = ?",
                                          [sid]).fetchone()
         out[name] = {"edit": f"/s/{edit}", "view": f"/s/{view}", "version": version, "phase": (events - 2) % 4,

@@ -3,7 +3,7 @@
 ``create_app`` (the Flask app factory) lives in ``companion.app``; importing this package does not import
 Flask, so that ``companion state FILE`` and the rule engines stay light.
 """
-__version__ = "0.2.0"
+__version__ = "0.3.0"     # the one place: pyproject.toml reads it (dynamic version)
 
 
 def __getattr__(name):

@@ -10,7 +10,6 @@ from pathlib import Path
 from flask import Flask, render_template, request
 from flask_compress import Compress
 
-from . import __version__
 
 COMPRESSIBLE = ["text/html", "text/css", "application/javascript", "text/javascript", "application/json",
                 "image/svg+xml", "text/csv", "text/plain", "application/manifest+json"]
@@ -62,7 +61,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.after_request(security.add_headers)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["form_key"] = security.form_key
-    app.jinja_env.globals["app_version"] = __version__
 
     from .web import register
 

@@ -12,7 +12,7 @@ game, a payment, or something inside one); ``bytes.count`` finds them at memory 
   at most ``MAX_ARCHIVE_ENTRIES``.
 
 An archive is read twice, one file at a time: first only inflated and counted (nothing parsed), then each
-file is parsed, checked, stored and dropped in turn, all inside one transaction (``store.create_many``
+file is parsed, checked, stored and dropped in turn, all inside one transaction (``service.create_many``
 takes the sessions as they come): a bad file anywhere leaves nothing imported.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .session import Session, load
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_ARCHIVE_FILES = 10_000
 MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
-MAX_HANDS_PER_GAME = 5_000             # a long night of Desmoche is a few hundred
+MAX_HANDS_PER_GAME = 5_000             # a long night of one game is a few hundred
 MAX_GAMES_PER_SESSION = 200
 MAX_HANDS_PER_SESSION = 20_000
 MAX_ENTRIES_PER_FILE = 45_000          # a full session: 20,000 hands, each holding an object or two
@@ -223,10 +223,10 @@ def open_zip(stream: BinaryIO) -> tuple[zipfile.ZipFile, list[zipfile.ZipInfo], 
 def import_zip(db, stream: BinaryIO, *, browser: str, key: str | None) -> int:
     """Import every session of the zip in ``stream`` in one transaction, or none (ArchiveError says why).
     Returns how many sessions the zip holds (a retry with the same ``key`` imports nothing more)."""
-    from . import store      # not at the top: the command line's ``state`` reads files without SQLite
+    from . import service    # not at the top: the command line's ``state`` reads files without SQLite
 
     zf, infos, size = open_zip(stream)
     with zf:
         _measure(zf, infos, size)
-        store.create_many(db, sessions_of(zf, infos), key=key, browser=browser)
+        service.create_many(db, sessions_of(zf, infos), key=key, browser=browser)
     return len(infos)

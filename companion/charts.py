@@ -21,13 +21,12 @@ from itertools import pairwise
 
 from .messages import N_, define, render
 
-__all__ = ["line_chart", "nice_ticks", "x_label_indices", "PALETTE", "TEAM_COLORS"]
+__all__ = ["line_chart", "nice_ticks", "x_label_indices", "PALETTE"]
 
 WIDTH, HEIGHT = 320, 200
 TOP, BOTTOM, RIGHT = 12, 30, 10
 FONT = 12
 PALETTE = ["#2f6fd6", "#d33c32", "#16884a", "#8d52c9", "#d07a00", "#0e8a9a", "#c2397f", "#7a6a55"]
-TEAM_COLORS = {"A": "#2f6fd6", "B": "#d33c32"}
 DASHES = ["", "7 4", "2 4", "10 3 2 3", "4 2", "12 4", "1 3", "6 2 2 2"]
 MAX_MARKERS = 30  # beyond this many points per line, markers would only clutter
 

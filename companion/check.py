@@ -7,7 +7,7 @@ import json
 
 from sqlite_utils import Database
 
-from . import session as S, store
+from . import service, session as S
 from .errors import RuleError
 
 
@@ -18,7 +18,7 @@ def _same(a, b) -> bool:
 
 def check_session(db: Database, session_id: int) -> tuple[list[str], int, int]:
     """(what is wrong with the session, games, items): every game replayed from its items."""
-    stored = store.load(db, session_id)
+    stored = service.load(db, session_id)
     name = stored.header.get("name", "")
     label = f"session {session_id} ({name})"
     items = sum(len(g.items) for g in stored.games)

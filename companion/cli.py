@@ -155,14 +155,14 @@ def _read(path: str):
 @click.argument("file", type=click.Path(dir_okay=False))
 def import_(db_path, file):
     """Import a companion-session/1 file as a new session; prints its id and links."""
-    from . import store
+    from . import service
     from .db import connect
 
     sess = _read(file)
     _open_app(db_path)  # creates / migrates the database
     with _DatabaseErrors(db_path):
         db = connect(db_path)
-        written = store.create(db, sess, browser="cli", location=lambda edit: edit)
+        written = service.create(db, sess, browser="cli", location=lambda edit: edit)
         row = db.execute("SELECT id, view_token FROM sessions WHERE edit_token = ?", [written.location]).fetchone()
     click.echo(json.dumps({"id": row[0], "edit": f"/s/{written.location}", "view": f"/s/{row[1]}"}))
 
@@ -172,7 +172,7 @@ def import_(db_path, file):
 @click.argument("session_id", type=int)
 def export(db_path, session_id):
     """Print session ID as a companion-session/1 file."""
-    from . import store
+    from . import service
     from .db import connect
     from .session import to_doc
 
@@ -183,7 +183,7 @@ def export(db_path, session_id):
         db = connect(db_path)
         if db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is None:
             raise click.ClickException(f"no session {session_id}")
-        doc = to_doc(store.load(db, session_id))
+        doc = to_doc(service.load(db, session_id))
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
 
 

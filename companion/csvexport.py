@@ -14,8 +14,11 @@ from .messages import ENGLISH, N_, Renderer, define, render
 
 __all__ = ["COLUMNS", "rows", "to_csv", "place_name"]
 
-COLUMNS = ["session", "game", "kind", "round_type", "round", "mus_game", "lance", "team", "team_players",
-           "from", "to", "amount", "unit", "why"]
+HEAD = ["session", "game", "kind", "round_type", "round"]
+TAIL = ["from", "to", "amount", "unit", "why"]
+# between them, the columns the kinds declare (``csv_columns``), each once, in the kinds' order
+COLUMNS = HEAD + list(dict.fromkeys(c for k in kinds.KINDS.values() for c in getattr(k, "csv_columns", ()))) + TAIL
+OWN = COLUMNS[len(HEAD):-len(TAIL)]
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 PILES = {"kitty": "place.kitty", "pool": "place.pool", "table": "place.table", "pot": "place.pot"}
@@ -67,8 +70,8 @@ def rows(session) -> list[list]:
         kind = kinds.KINDS[rec.kind]
         for e in kind.ledger(rec):
             out.append([_cell(v) for v in (
-                name, gi + 1, rec.kind, kind.ledger_round, e["round"], e["mus_game"], e["lance"], e["team"],
-                e["team_players"], place_name(e["from"]) if e["from"] else None,
+                name, gi + 1, rec.kind, kind.ledger_round, e["round"], *(e.get(c) for c in OWN),
+                place_name(e["from"]) if e["from"] else None,
                 place_name(e["to"]) if e["to"] else None, e["amount"], kind.ledger_unit, render(e["why"]))])
     return out
 

@@ -1,10 +1,11 @@
 """The embedded SQLite database: one connection per request, migrations, pragmas.
 
-Writes go through ``store.py`` inside ``BEGIN IMMEDIATE`` (see shared/design.md: a deferred BEGIN that
-reads then writes fails at once under contention instead of waiting).
+Writes go through ``service.py`` and ``store.py`` inside ``BEGIN IMMEDIATE`` (a deferred BEGIN that reads
+then writes fails at once under contention instead of waiting).
 """
 from __future__ import annotations
 
+import json
 import queue
 import secrets
 import sqlite3
@@ -92,8 +93,6 @@ def m003_games_and_items(db: Database):
     state before it (a write touches a few rows, not the whole night). Undo keeps the inverse change in
     its event. Idempotency keys are scoped to a browser and a session; a browser's edit role is tied to
     the scoring link it opened (``edit_gen``)."""
-    import json
-
     db.execute("""
         CREATE TABLE games (
             session_id INTEGER NOT NULL REFERENCES sessions(id),
@@ -137,8 +136,8 @@ def m003_games_and_items(db: Database):
             doc TEXT NOT NULL,
             problem TEXT NOT NULL
         )""")
+    from .service import rows_of_session
     from .session import load
-    from .store import rows_of_session
 
     for session_id, doc in db.execute("SELECT id, doc FROM sessions").fetchall():
         parsed = json.loads(doc)
@@ -148,13 +147,15 @@ def m003_games_and_items(db: Database):
             # kept whole, never lost: the session opens with its players and the games that still read
             db.execute("INSERT INTO legacy(session_id, doc, problem) VALUES (?, ?, ?)", [session_id, doc, str(err)])
             session = _salvage(parsed)
-        header, games, items = rows_of_session(session)
-        db.execute("UPDATE sessions SET header = ? WHERE id = ?", [header, session_id])
-        for gi, kind, head, state, seed, count in games:
+        games, items = rows_of_session(session)
+        db.execute("UPDATE sessions SET header = ? WHERE id = ?", [_dump(session.header), session_id])
+        for gi, (kind, head, state, seed, count) in enumerate(games):
             db.execute("INSERT INTO games(session_id, gi, kind, head, state, seed, items) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       [session_id, gi, kind, head, state, seed, count])
+                       [session_id, gi, kind, _dump(head), _dump(state), None if seed is None else _dump(seed),
+                        count])
         db.conn.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",
-                       [[session_id, *row] for row in items])
+                            [[session_id, gi, idx, _dump(body), None if result is None else _dump(result),
+                              _dump(before)] for gi, idx, (body, result, before) in items])
     db["sessions"].transform(drop={"doc"})
     db["events"].transform(drop={"before"})
 
@@ -162,11 +163,18 @@ def m003_games_and_items(db: Database):
 @migrations()
 def m004_summaries(db: Database):
     """Summaries and nets from the games' rows (the history pages read messages, not sentences)."""
-    from .store import _side_tables, load
+    _rebuild_summaries(db)
+
+
+def _rebuild_summaries(db: Database) -> None:
+    from .service import rebuild_summary
 
     for (session_id,) in db.execute("SELECT id FROM sessions").fetchall():
-        sess = load(db, session_id)
-        _side_tables(db, session_id, sess.header, sess.games)
+        rebuild_summary(db, session_id)
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 @migrations()
@@ -191,6 +199,13 @@ def m006_form_fingerprints(db: Database):
     db.execute("CREATE INDEX requests_by_key ON requests(browser, key)")
 
 
+@migrations()
+def m007_game_entries(db: Database):
+    """Summaries keep one entry per game (its nets, what is left on the table) and the settle plan: a
+    write rebuilds only the entries of the games it touched."""
+    _rebuild_summaries(db)
+
+
 def _salvage(doc: dict):
     from .session import Session, build_game, normalize_header
 
@@ -208,15 +223,17 @@ BUSY_TIMEOUT = 10     # seconds a write waits for another writer before "databas
 
 
 def connect(path: str) -> Database:
-    """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE), which
-    also sets WRITE_PRAGMAS; a read (most requests: every live poll) pays for nothing it does not use."""
+    """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE). Its
+    pragmas are set once, here, not before every write."""
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+    for pragma in PRAGMAS:
+        conn.execute(pragma)
     db = Database(conn)
     db.path = path      # the store's caches are per database file
     return db
 
 
-WRITE_PRAGMAS = (
+PRAGMAS = (
     "PRAGMA foreign_keys = ON",
     "PRAGMA synchronous = FULL",  # WAL + NORMAL may lose the last commits on power loss
 )

@@ -60,3 +60,20 @@ def join_path(prefix: str, path) -> str:
     if path.startswith("["):
         return prefix + path
     return f"{prefix}.{path}"
+
+
+class KeyReused(RuleError):
+    """A form's idempotency key came back with other fields or on another route: nothing is written
+    (the message is companion.formkeys')."""
+
+    def __init__(self, path: str = "k"):
+        super().__init__("formkey.used", path)
+
+
+class FormError(Exception):
+    """A form that cannot become an action: {field: message}, nothing is written. A message is text in the
+    reader's words, or a message code the web renders (a codec that imports no web module)."""
+
+    def __init__(self, errors: dict):
+        super().__init__(", ".join(errors))
+        self.errors = errors

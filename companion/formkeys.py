@@ -4,14 +4,15 @@ route, is refused ("this form was already used"), never silently taken for the f
 
 The web layer computes the request's fingerprint (``fingerprint``: the address and every field but the
 CSRF token) when it reads the key (``web.common.request_key``) and sets it for this request (``use``);
-the store keeps it beside the key and asks ``check_same`` when a key comes back.
+the write path hands it to the store (``service``), which keeps it beside the key and refuses the key
+with other fields (``KeyReused``).
 """
 from __future__ import annotations
 
 import hashlib
 from contextvars import ContextVar
 
-from .errors import RuleError
+from .errors import KeyReused  # noqa: F401 (raised by the store, answered here)
 from .messages import N_, define
 
 define("formkey", {"used": N_("This form was already used (with other values, or elsewhere): nothing was "
@@ -21,11 +22,6 @@ IGNORED = ("csrf",)            # the one field that may change between a form an
 _print: ContextVar[str | None] = ContextVar("companion_form_print", default=None)
 
 
-class KeyReused(RuleError):
-    """The key came back with other fields or on another route: nothing is written."""
-
-    def __init__(self, path: str = "k"):
-        super().__init__("formkey.used", path)
 
 
 def fingerprint(path: str, form, files=None) -> str:
@@ -56,15 +52,6 @@ def use(value: str | None) -> None:
 
 def current() -> str | None:
     return _print.get()
-
-
-def check_same(stored_scope: str, stored_print: str | None, scope: str) -> None:
-    """A key seen before: the same request again (return), or another one (KeyReused)."""
-    if stored_scope != scope:
-        raise KeyReused()
-    now = current()
-    if stored_print is not None and now is not None and stored_print != now:
-        raise KeyReused()
 
 
 def install(app) -> None:

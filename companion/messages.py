@@ -1,6 +1,6 @@
 """Messages as codes with parameters, rendered into words at the edge.
 
-Rules never write sentences: they return ``{"code": "mus.fold", "team": "B", "points": 2, ...}`` and raise
+Rules never write sentences: they return ``{"code": "kind.fold", "team": "B", "points": 2, ...}`` and raise
 ``RuleError(code, path, **params)``. Each module that owns codes registers their English templates here
 (``define``), marked with ``N_`` so that ``pybabel extract -k N_`` puts them in the catalogs. The web
 renders a message in the reader's language (``Renderer`` with Flask-Babel's gettext); the session file,
@@ -30,13 +30,13 @@ def NP_(singular: str, plural: str, key: str) -> tuple[str, str, str]:
 
 CATALOG: dict[str, str | tuple[str, str, str]] = {}
 # One sentence per message: a code "X+Y" is the whole sentence of X whose parameter is the message Y
-# ("mus.why.fold+mus.bet.raise": "... folded to B's raise to 7"), so no language has to glue a translated
+# ("<kind>.why.fold+<kind>.bet.raise": "... folded to B's raise to 7"), so no language has to glue a translated
 # fragment into another. The renderer picks it when it exists; Y's own parameters join X's.
 COMPOUND: set[str] = set()
 
 
 def define(prefix: str, entries: dict) -> None:
-    """Register templates under ``prefix.`` (``define("mus", {"fold": N_("...")})`` -> code ``mus.fold``)."""
+    """Register templates under ``prefix.`` (``define("kind", {"fold": N_("...")})`` -> code ``kind.fold``)."""
     for key, template in entries.items():
         code = f"{prefix}.{key}" if prefix else key
         if code in CATALOG and CATALOG[code] != template:
@@ -141,10 +141,6 @@ class Renderer:
             return text % params
         except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder
             return (entry if isinstance(entry, str) else entry[0]) % params
-
-    def with_overrides(self, **overrides) -> "Renderer":
-        merged = {**self.overrides, **{k.replace("__", "."): v for k, v in overrides.items()}}
-        return Renderer(self.gettext, self.ngettext, self.number, merged, self.separator, self.join)
 
 
 ENGLISH = Renderer()

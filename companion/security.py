@@ -58,17 +58,23 @@ def form_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+# every response's headers, in one place (Flask's responses and the live poll's fast path)
+SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("Referrer-Policy", "no-referrer"),   # tokens live in URLs
+                    ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"))
+# and a capability page's (its URL is a key: never indexed, never cached)
+CAPABILITY_HEADERS = (("X-Robots-Tag", "noindex, nofollow"), ("Cache-Control", "no-store"))
+
+
 def add_headers(response):
     h = response.headers
-    h.setdefault("Content-Security-Policy", CSP)
-    h.setdefault("Referrer-Policy", "no-referrer")  # tokens live in URLs
-    h.setdefault("X-Content-Type-Options", "nosniff")
-    h.setdefault("X-Frame-Options", "DENY")
+    for name, value in SECURITY_HEADERS:
+        h.setdefault(name, value)
     if request.is_secure:       # https reached us (behind a proxy: it said so, see companion.proxy)
         h.setdefault("Strict-Transport-Security", HSTS)
     if getattr(g, "capability_page", False):
-        h["X-Robots-Tag"] = "noindex, nofollow"
-        h.setdefault("Cache-Control", "no-store")
+        (robots, never), cache = CAPABILITY_HEADERS
+        h[robots] = never
+        h.setdefault(*cache)
     return response
 
 

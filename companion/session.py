@@ -1,9 +1,7 @@
 """A night at the table, pure (no Flask, no SQLite): the session file (companion-session/1) read into
-games, the state it computes (companion-state/1), and the events that change a session.
+games, and the state it computes (companion-state/1).
 
-The store (``store.py``) keeps sessions as rows and applies the same events row by row; ``replay`` applies
-them to documents, so that the store can be checked against it. Undo is ``kinds.base.apply_change`` with
-the inverse change recorded when the event was applied: one mechanism for both.
+What the events do to a session is ``companion.events`` (one table, for the stored rows and for replay).
 """
 from __future__ import annotations
 
@@ -14,7 +12,7 @@ from datetime import datetime
 
 from . import kinds, text as text_policy
 from .errors import RuleError, join_path
-from .kinds.base import GameRec, action_from_json, apply_change
+from .kinds.base import GameRec
 from .messages import N_, define
 from .settle import settle as settle_plan
 
@@ -196,10 +194,6 @@ class Session:
         return self.header["players"]
 
 
-def kind_of(name: str):
-    return kinds.KINDS[name]
-
-
 def build_game(game, players: list[str], seed: dict | None, path: str = "") -> GameRec:
     """A session-file game object, checked and played (errors carry ``path`` as their prefix)."""
     if not isinstance(game, dict):
@@ -210,11 +204,16 @@ def build_game(game, players: list[str], seed: dict | None, path: str = "") -> G
                         known=", ".join(kinds.KINDS))
     from .club.shape import split_place
 
+    k = kinds.KINDS[kind]
     try:
         game, place = split_place(game)
-        rec = kinds.KINDS[kind].build(game, players, seed)
+        rec = k.build(game, players, seed)
     except RuleError as err:
         raise err.prefixed(path) from None
+    seated = len(k.seats(rec.head))
+    if not k.min_players <= seated <= k.max_players:
+        raise RuleError("session.game_players", join_path(path, "seats"), kind=kind, low=k.min_players,
+                        high=k.max_players)
     if place:                           # a club night's table and round ride on the game's head
         rec.head = {**rec.head, **place}
     return rec
@@ -227,12 +226,6 @@ def game_doc(rec: GameRec) -> dict:
         if key in rec.head:
             doc[key] = rec.head[key]
     return doc
-
-
-def seed_for(games: list[GameRec], gi: int) -> dict | None:
-    """What the previous game of the same kind hands to game ``gi`` (Newmarket's carried chips)."""
-    kind = games[gi].kind if gi < len(games) else None
-    return _seed_before(games, gi, kind)
 
 
 def _seed_before(games: list[GameRec], gi: int, kind: str | None) -> dict | None:
@@ -292,132 +285,3 @@ def state_of(session: Session) -> dict:
 
         out["club"] = club_state(session.header, session.games, states)
     return out
-
-
-# ---------------------------------------------------------------------------------------------------
-# events: what a tap at the session level becomes (the store applies the same functions to rows)
-
-def renamed(header: dict, payload: dict) -> dict:
-    return {**header, "name": clean_session_name(payload.get("name"))}
-
-
-def player_added(header: dict, payload: dict) -> dict:
-    name = clean_name(payload.get("name"), "name")
-    players = header["players"]
-    same = same_player(name, players)
-    if same is not None:
-        raise RuleError("session.already_playing", "name", name=same)
-    if len(players) >= MAX_PLAYERS:
-        raise RuleError("session.too_many", "name", max=MAX_PLAYERS)
-    return {**header, "players": [*players, name]}
-
-
-def banker_set(header: dict, payload: dict) -> dict:
-    settle = dict(header.get("settle") or {})
-    banker = payload.get("banker")
-    if banker:
-        if banker not in header["players"]:
-            raise RuleError("v.not_player", "banker", name=str(banker)[:40])
-        settle["banker"] = banker
-    else:
-        settle.pop("banker", None)
-    return _with_settle(header, settle)
-
-
-def paid_marked(header: dict, payload: dict, plan: list[dict]) -> dict:
-    """Mark a payment paid (it must be in the current plan) or unmark it. ``plan``: the payments now."""
-    payment = payload.get("payment")
-    settle = dict(header.get("settle") or {})
-    marks = list(settle.get("paid") or [])
-    if payload.get("paid"):
-        if payment not in plan:
-            raise RuleError("session.not_in_plan", "paid")
-        if payment not in marks:
-            marks.append(payment)
-    else:
-        if payment not in marks:
-            raise RuleError("session.not_marked", "paid")
-        marks.remove(payment)
-    settle["paid"] = marks
-    return _with_settle(header, settle)
-
-
-def _with_settle(header: dict, settle: dict) -> dict:
-    settle = {k: v for k, v in settle.items() if v}
-    out = {k: v for k, v in header.items() if k != "settle"}
-    if settle:
-        out["settle"] = settle
-    return out
-
-
-def club_set(header: dict, payload: dict) -> dict:
-    """The organizer's club night settings (format, pairs, byes, who left, the round clock)."""
-    from .club.shape import clean_club
-
-    out = {k: v for k, v in header.items() if k != "club"}
-    if payload.get("club") is not None:
-        out["club"] = clean_club(payload["club"], header["players"])
-    return out
-
-
-HEADER_EVENTS = {"rename": renamed, "add_player": player_added, "banker": banker_set, "club": club_set}
-
-
-def propagate(games: list[GameRec], gi: int, players: list[str]) -> list[int]:
-    """After game ``gi`` changed, rebuild the next game of its kind if what it hands on changed (a
-    Newmarket game's carried chips). Returns the indexes rebuilt."""
-    rebuilt = []
-    kind = games[gi].kind
-    for j in range(gi + 1, len(games)):
-        if games[j].kind != kind:
-            continue
-        seed = kinds.KINDS[kind].seed_out(games[gi])
-        if seed != games[j].seed:
-            try:
-                games[j] = build_game(game_doc(games[j]), players, seed)
-            except RuleError as err:
-                raise RuleError("session.carry_broken", "game", game=j + 1, why=err.msg) from None
-            rebuilt.append(j)
-            rebuilt += propagate(games, j, players)
-        break
-    return rebuilt
-
-
-def replay(events: list[tuple[int, str, dict]]) -> Session:
-    """The session from its events in order (seq, type, payload), undo events taking back their targets
-    with the inverse change their target recorded."""
-    session: Session | None = None
-    inverses: dict[int, tuple] = {}
-    for seq, etype, payload in events:
-        if etype == "create":
-            session = load(payload["doc"])
-        elif etype in HEADER_EVENTS:
-            session.header = HEADER_EVENTS[etype](session.header, payload)
-        elif etype == "paid":
-            plan = settle_of(session.header, session.games)["payments"]
-            session.header = paid_marked(session.header, payload, plan)
-        elif etype == "add_game":
-            gi = len(session.games)
-            game = payload["game"]
-            seed = _seed_before(session.games, gi, game.get("kind"))
-            session.games.append(build_game(game, session.players, seed))
-            inverses[seq] = ("remove", gi)
-        elif etype == "game":
-            gi = payload["game"]
-            rec = session.games[gi]
-            kind = kinds.KINDS[rec.kind]
-            change = kind.apply(rec, action_from_json(kind.actions, payload["action"]))
-            session.games[gi], inverse = apply_change(rec, change)
-            inverses[seq] = ("change", gi, inverse)
-            propagate(session.games, gi, session.players)
-        elif etype == "undo":
-            undo = inverses.pop(payload["target"])
-            if undo[0] == "remove":
-                session.games.pop(undo[1])
-            else:
-                gi = undo[1]
-                session.games[gi], _ = apply_change(session.games[gi], undo[2])
-                propagate(session.games, gi, session.players)
-        else:
-            raise ValueError(f"unknown event type {etype!r}")
-    return session

@@ -160,7 +160,7 @@
   });
 })();
 
-// == mus ==
+// == the card picker ==
 // The card picker: rank keypad buttons fill the four hands (text fields that also work without JS).
 (function () {
   "use strict";

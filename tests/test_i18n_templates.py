@@ -7,7 +7,9 @@ import re
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TEMPLATES = sorted(glob.glob(os.path.join(ROOT, "templates", "**", "*.html"), recursive=True))
+TEMPLATES = sorted(glob.glob(os.path.join(ROOT, "templates", "**", "*.html"), recursive=True)
+                   + glob.glob(os.path.join(ROOT, "companion", "kinds", "*", "templates", "**", "*.html"),
+                               recursive=True))
 # words that are not words: card notation, team letters, the app's symbols
 ALLOWED = {"RR43", "RRCS", "Companion", "Mus", "Newmarket", "Desmoche", "Conquián", "Michigan", "Parlett"}
 WORD = re.compile(r"[^\W\d_]{2,}")

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import session as S, store
+from companion import service, session as S
 from companion.db import connect, init_db
 from companion import text as text_policy
 from companion.errors import RuleError
@@ -33,10 +33,10 @@ def test_export_import_export_is_identical(tmp_path, doc):
     path = str(tmp_path / "rt.db")
     init_db(path)
     db = connect(path)
-    store.create(db, S.load(doc), browser="b")
-    exported = S.to_doc(store.load(db, db.execute("SELECT max(id) FROM sessions").fetchone()[0]))
-    store.create(db, S.load(json.loads(json.dumps(exported))), browser="b")
-    again = S.to_doc(store.load(db, db.execute("SELECT max(id) FROM sessions").fetchone()[0]))
+    service.create(db, S.load(doc), browser="b")
+    exported = S.to_doc(service.load(db, db.execute("SELECT max(id) FROM sessions").fetchone()[0]))
+    service.create(db, S.load(json.loads(json.dumps(exported))), browser="b")
+    again = S.to_doc(service.load(db, db.execute("SELECT max(id) FROM sessions").fetchone()[0]))
     assert again == exported
     db.conn.close()
 

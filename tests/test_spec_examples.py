@@ -5,23 +5,35 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-# ../shared is the word; a clone without it (CI) reads the copy kept in tests/data, which the test below
-# compares with ../shared wherever both are there
-COPY = Path(__file__).resolve().parent / "data" / "session-v1.md"
-FORMAT = SHARED / "formats" / "session-v1.md" if (SHARED / "formats" / "session-v1.md").exists() else COPY
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+# ../shared is the word; the repository keeps the format in docs/ (what the README links to, what a clone
+# has), identical to ../shared's wherever both are there (the test below)
+COPY = ROOT / "docs" / "session-v1.md"
+FORMAT = COPY
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]
 
 
-def test_the_copy_of_the_format_is_current():
-    shared = SHARED / "formats" / "session-v1.md"
-    if shared.exists():
-        assert COPY.read_text() == shared.read_text(), "copy ../shared/formats/session-v1.md to tests/data/"
-    assert COPY.exists()
+@pytest.mark.parametrize("shared,copy", [("formats/session-v1.md", "session-v1.md"), ("design.md", "design.md"),
+                                         ("rules/club.md", "club.md")])
+def test_the_docs_are_the_shared_texts(shared, copy):
+    """What the README links to is in the repository, and says what ../shared says."""
+    ours, theirs = ROOT / "docs" / copy, SHARED / shared
+    assert ours.exists()
+    if theirs.exists():
+        assert ours.read_text() == theirs.read_text(), f"copy ../shared/{shared} to docs/{copy}"
+
+
+def test_the_readme_links_only_to_what_a_clone_has():
+    readme = (ROOT / "README.md").read_text()
+    assert "../shared" not in readme
+    for link in re.findall(r"\]\(((?!https?:)[^)#]+)", readme):
+        assert (ROOT / link).exists(), link
 
 
 def state_of(tmp_path, doc: dict) -> dict:

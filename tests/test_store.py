@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from companion import session as S, store
+from companion import events, service, session as S, store
 from companion.db import connect, init_db
 from companion.errors import RuleError, Stale
 from companion.kinds.mus import KIND as MUS, actions as A
@@ -27,20 +27,25 @@ def db(tmp_path):
 
 
 def _session(db, browser="b1"):
-    store.create(db, S.load({**HEADER, "games": []}), browser=browser, location=lambda edit: edit)
+    service.create(db, S.load({**HEADER, "games": []}), browser=browser, location=lambda edit: edit)
     sid = db.execute("SELECT max(id) FROM sessions").fetchone()[0]
-    store.write(db, sid, "add_game", {"game": GAME}, browser=browser, key=None, seen_version=None, location="/")
+    _write(db, sid, "add_game", {"game": GAME}, browser=browser)
     return sid
+
+
+def _write(db, sid, etype, payload, browser="b1", key=None, seen=None, location="/"):
+    return service.write(db, store.session(db, sid), etype, payload, browser=browser, key=key,
+                         seen_version=seen, location=location)
 
 
 def _tally(db, sid, n, key=None, seen=None, at=None, browser="b1"):
     action = A.Tally(awards=[{"team": "A" if n % 2 else "B", "points": 1 + n % 3}], at=at)
-    return store.write(db, sid, "game", {"game": 0, "action": action}, browser=browser, key=key,
-                       seen_version=seen, location="/g")
+    return _write(db, sid, "game", {"game": 0, "action": action}, browser=browser, key=key, seen=seen,
+                  location="/g")
 
 
 def _doc(db, sid):
-    return S.to_doc(store.load(db, sid))
+    return S.to_doc(service.load(db, sid))
 
 
 def _hands(db, sid):
@@ -49,8 +54,8 @@ def _hands(db, sid):
 
 def _consistent(db, sid):
     """The rows equal a replay of the events, and every game's rows equal a fresh build of its file."""
-    replayed = S.replay(store.event_list(db, sid))
-    stored = store.load(db, sid)
+    replayed = events.replay(store.event_list(db, sid))
+    stored = service.load(db, sid)
     assert S.to_doc(replayed) == S.to_doc(stored)
     assert S.state_of(replayed) == S.state_of(stored)
     assert S.state_of(S.load(S.to_doc(stored))) == S.state_of(stored)
@@ -95,12 +100,12 @@ def test_a_stale_write_that_is_still_legal_lands(db):
 
 def test_a_stale_write_that_no_longer_makes_sense_is_refused_and_nothing_stored(db):
     sid = _session(db)
-    at = MUS.position(store.game(db, sid, 0))
+    at = MUS.position(service.game(db, sid, 0))
     _tally(db, sid, 1, at=at)
-    before = (_doc(db, sid), store.header(db, sid)[1])
+    before = (_doc(db, sid), store.version(db, sid))
     with pytest.raises(Stale, match="already recorded"):
         _tally(db, sid, 1, at=at)
-    assert (_doc(db, sid), store.header(db, sid)[1]) == before
+    assert (_doc(db, sid), store.version(db, sid)) == before
 
 
 def test_undo_is_the_exact_inverse(db):
@@ -110,7 +115,7 @@ def test_undo_is_the_exact_inverse(db):
         _tally(db, sid, n)
         docs.append(_doc(db, sid))
     for expected in reversed(docs[:-1]):
-        store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
+        _write(db, sid, "undo", {"game": 0})
         assert _doc(db, sid) == expected
     _consistent(db, sid)
 
@@ -120,9 +125,8 @@ def test_undo_of_a_stale_target_is_refused(db):
     _tally(db, sid, 1)
     target = db.execute("SELECT max(seq) FROM events WHERE session_id = ?", [sid]).fetchone()[0]
     _tally(db, sid, 2)
-    with pytest.raises(store.Conflict):
-        store.write(db, sid, "undo", {"game": 0, "target": target}, browser="b1", key=None, seen_version=None,
-                    location="/")
+    with pytest.raises(events.Conflict):
+        _write(db, sid, "undo", {"game": 0, "target": target})
     assert len(_hands(db, sid)) == 2
 
 
@@ -130,17 +134,17 @@ def test_undo_past_the_first_action_removes_the_game_then_stops(db):
     sid = _session(db)
     _tally(db, sid, 1)
     for _ in range(2):
-        store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
+        _write(db, sid, "undo", {"game": 0})
     assert _doc(db, sid)["games"] == []
-    with pytest.raises(store.Conflict):
-        store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
+    with pytest.raises(events.Conflict):
+        _write(db, sid, "undo", {"game": 0})
     _consistent(db, sid)
 
 
 def test_events_are_never_edited_in_place(db):
     sid = _session(db)
     _tally(db, sid, 1)
-    store.write(db, sid, "undo", {"game": 0}, browser="b1", key=None, seen_version=None, location="/")
+    _write(db, sid, "undo", {"game": 0})
     types = [t for _, t, _ in store.event_list(db, sid)]
     assert types == ["create", "add_game", "game", "undo"]
 
@@ -188,15 +192,15 @@ def test_four_phones_writing_at_once_lose_nothing(tmp_path):
 WRITER = r"""
 import sys
 sys.path.insert(0, sys.argv[3])
-from companion import store
+from companion import service, store
 from companion.db import connect
 from companion.kinds.mus import actions as A
 db = connect(sys.argv[1])
 sid = int(sys.argv[2])
 for n in range(100000):
     action = A.Tally(awards=[{"team": "A", "points": 1}], mano=None)
-    store.write(db, sid, "game", {"game": 0, "action": action}, browser="w", key=f"k{n}", seen_version=None,
-                location="/")
+    service.write(db, store.session(db, sid), "game", {"game": 0, "action": action}, browser="w",
+                  key=f"k{n}", seen_version=None, location="/")
     print(n, flush=True)  # acknowledged: committed before this line is printed
 """
 
@@ -240,11 +244,11 @@ def test_an_archive_imports_whole_or_not_at_all(db):
             pass
 
     with pytest.raises(RuntimeError):
-        store.create_many(db, [*good, Boom({})], key="k1", browser="b1")
+        service.create_many(db, [*good, Boom({})], key="k1", browser="b1")
     assert _count(db, "sessions") == 0 and _count(db, "events") == 0 and _count(db, "browsers") == 0
     assert _count(db, "games") == 0
-    assert store.create_many(db, good, key="k2", browser="b1") == 2
-    assert store.create_many(db, good, key="k2", browser="b1") == 0    # a retry imports nothing more
+    assert service.create_many(db, good, key="k2", browser="b1") == 2
+    assert service.create_many(db, good, key="k2", browser="b1") == 0    # a retry imports nothing more
     assert _count(db, "sessions") == 2
     roles = db.execute("SELECT role FROM browsers WHERE browser = 'b1'").fetchall()
     assert [r[0] for r in roles] == ["edit", "edit"]

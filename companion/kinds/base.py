@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol
 
 from ..errors import RuleError
+from ..indexed import Indexed
 from ..messages import Msg
 
 
@@ -31,7 +33,7 @@ class GameRec:
     head: dict                  # the game object without its items
     items: Sequence[Item]       # a list, or the store's lazy view of the rows
     state: dict                 # the running state after every closed item
-    seed: dict | None = None    # what the previous game of the same kind hands on (Newmarket's carry)
+    seed: dict | None = None    # what the previous game of the same kind hands on (chips carried over)
 
 
 @dataclass
@@ -41,22 +43,46 @@ class Change:
     items: dict[int, Item | None] = field(default_factory=dict)   # index -> new item; None: removed
 
 
+class Overlay(Indexed):
+    """A game's items after some changes, over the items they were made to, without reading (or
+    copying) the unchanged ones: a tap on a stored game reads only what it touches."""
+
+    def __init__(self, base: Sequence, count: int, cut: int, changed: dict):
+        # base[i] is still the item i for i < cut; changed overrides; count is the length now
+        self.base, self.count, self.cut, self.changed = base, count, cut, changed
+
+    def _get(self, i: int) -> Item:
+        return self.changed[i] if i in self.changed else self.base[i]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and len(other) == len(self) and list(self) == list(other)
+
+
 def apply_change(rec: GameRec, change: Change) -> tuple[GameRec, Change]:
-    """The game after ``change``, and the change that takes it back (undo)."""
-    items = list(rec.items)
+    """The game after ``change``, and the change that takes it back (undo): the one way a change is
+    applied, to a document's list of items and to the store's lazy rows alike. Reads only the items the
+    change replaces (for the inverse)."""
+    items = rec.items
+    count = len(items)
+    if isinstance(items, Overlay):
+        base, cut, changed = items.base, items.cut, dict(items.changed)
+    else:
+        base, cut, changed = items, count, {}
     inverse = Change(head=rec.head if change.head is not None else None,
                      state=rec.state if change.state is not None else None,
-                     items={i: (items[i] if i < len(items) else None) for i in change.items})
+                     items={i: (items[i] if i < count else None) for i in change.items})
     for i in sorted(change.items):
         new = change.items[i]
         if new is None:
-            del items[i:]
-        elif i < len(items):
-            items[i] = new
+            count = min(count, i)
+            cut = min(cut, i)
+            changed = {k: v for k, v in changed.items() if k < i}
         else:
-            assert i == len(items), "items are appended one at a time"
-            items.append(new)
-    new_rec = GameRec(rec.kind, change.head if change.head is not None else rec.head, items,
+            assert i <= count, "items are appended one at a time"
+            changed[i] = new
+            count = max(count, i + 1)
+    new_rec = GameRec(rec.kind, change.head if change.head is not None else rec.head,
+                      Overlay(base, count, cut, changed),
                       change.state if change.state is not None else rec.state, rec.seed)
     return new_rec, inverse
 
@@ -89,6 +115,24 @@ def fingerprint(*parts: Any) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
+def by_type(kind, rec: GameRec, action: Action, *context) -> Change:
+    """``kind.do_<type>(rec, *context, action)``, once the position the phone saw is checked: how a kind's
+    ``apply`` finds the handler of a tap."""
+    check_at(action, kind.position(rec))
+    handler = getattr(kind, f"do_{action.TYPE}", None)
+    if handler is None:
+        raise RuleError("v.action_type", "type", type=action.TYPE)
+    return handler(rec, *context, action)
+
+
+def players_chart(title: Msg, unit: Msg, labels: list, values: dict, seats: list[str]) -> dict | None:
+    """A history chart with one line per player (None with fewer than two points)."""
+    if len(labels) < 2:
+        return None
+    return {"title": title, "x_labels": labels, "unit": unit,
+            "series": [{"name": p, "values": values[p]} for p in seats]}
+
+
 def check_at(action: Action, position: str) -> None:
     from ..errors import Stale
 
@@ -97,14 +141,25 @@ def check_at(action: Action, position: str) -> None:
 
 
 class Kind(Protocol):
-    """Everything the app asks of a game kind. One object per kind, pure (no Flask, no SQLite)."""
+    """Everything the app asks of a game kind. One object per kind, pure (no Flask, no SQLite). CONTRACT.md
+    says the same (a test holds them together)."""
 
-    name: str                   # "mus": the session file's "kind"
+    name: str                   # the session file's "kind" (its package's name)
     title: str                  # message code of its name
     items_key: str              # "hands" or "deals"
     min_players: int
     max_players: int
     actions: dict[str, type]    # action type -> dataclass (events store ``Action.to_json()``)
+    ledger_round: str           # "hand" | "deal": what a CSV row's round is
+    ledger_unit: str            # "points" | "chips" | "units"
+    state_keys: frozenset       # the keys of its companion-state/1 entry
+    stylesheets: tuple          # its pages' stylesheets: in its static/ folder, else the app's
+    csv_columns: tuple          # its own columns of the session CSV (may be empty)
+    glosses: dict               # its table words -> a short gloss (N_), shown the first time on a page
+    words_lang: str             # the language its table words are in ("es": marked up as Spanish)
+
+    def new_game(self, players: list[str], spec) -> dict:
+        """A new game's session-file object from the kind's typed options; RuleError naming the option."""
 
     def build(self, game: dict, players: list[str] | None, seed: dict | None = None) -> GameRec:
         """Validate a session-file game object and play it through; RuleError(path relative to it)."""
@@ -128,15 +183,22 @@ class Kind(Protocol):
         """What this game hands to the next game of the same kind in the session (or None)."""
 
     def seats(self, head: dict) -> list[str]:
-        ...
+        """Who plays, in seat order."""
 
     def summary(self, rec: GameRec) -> Msg:
-        """One line: where the game stands (session page, history list)."""
+        """One line: where the game stands (history list)."""
+
+    def headline(self, rec: GameRec) -> Msg:
+        """One line for the session page (the hand in progress counts)."""
+
+    def partnership(self, rec: GameRec) -> dict | None:
+        """Team games: {"teams": {label: [players]}, "games_won": {label: n}, "match_winner"}; else None."""
 
     def history(self, rec: GameRec) -> list[dict]:
         """The hand-by-hand page: [{"title": Msg|None, "chart": chart|None, "rounds": [{"label": Msg,
-        "meta": [Msg], "moves": [{"who", "team", "amount", "why": Msg, "lance"}]}]}]."""
+        "meta": [Msg], "moves": [{"who", "team", "amount", "why": Msg, "lance"}]}]}]; a chart's series may
+        carry its "color"."""
 
     def ledger(self, rec: GameRec) -> list[dict]:
-        """Rows for the CSV: {"round", "mus_game", "lance", "team", "team_players", "from", "to",
-        "amount", "why": Msg}; ``round_type`` and ``unit`` are the kind's ``ledger_round`` / ``ledger_unit``."""
+        """Rows for the CSV: {"round", "from", "to", "amount", "why": Msg} and the kind's own
+        ``csv_columns``; ``round_type`` and ``unit`` are the kind's ``ledger_round`` / ``ledger_unit``."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..errors import RuleError, join_path
 
 MAX_COUNT = 1_000_000          # chips, stakes, points: far above any table, far below any overflow
-MAX_MONEY = 10_000_000         # minor units of one chip, one unit or one Mus stake (100,000.00)
+MAX_MONEY = 10_000_000         # minor units of one chip, one unit or one stake (100,000.00)
 
 
 def is_int(value) -> bool:

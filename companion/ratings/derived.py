@@ -2,7 +2,7 @@
 
 How it stays fresh without the store knowing about it: SQLite triggers on ``sessions`` (a session
 created, written to (its ``version`` moves), re-dated or deleted) put its id in ``rt_dirty``. Whoever
-reads the ratings first calls ``refresh``: each dirty session is read again (``store.load``, the one call
+reads the ratings first calls ``refresh``: each dirty session is read again (``service.load``, the one call
 into the store), its share of the sums (partners, rivals, Mus numbers) is taken back and added anew,
 its contests replace the old ones, and the ratings are replayed from the earliest contest that changed
 (a live night: its own matches only; a correction of an old hand: everything after that hand's night).
@@ -22,7 +22,7 @@ import time
 
 from sqlite_utils import Database
 
-from .. import store
+from .. import service, store
 from ..session import player_key
 from . import contests as C, rating as R, tally
 
@@ -162,7 +162,7 @@ def _read(db: Database, sid: int) -> tuple[int | None, dict | None]:
     row = db.execute("SELECT COALESCE(started, created), version FROM sessions WHERE id = ?", [sid]).fetchone()
     if row is None:
         return None, None
-    sess = store.load(db, sid)
+    sess = service.load(db, sid)
     return row[1], session_share(sid, row[0] or "", sess.header, sess.games)
 
 

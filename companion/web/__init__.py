@@ -21,16 +21,31 @@ def register(app) -> None:
     i18n.init_app(app)
     static_files.init_app(app)
 
-    hashes: dict[str, str] = {}
+    hashes: dict[tuple, str] = {}
 
-    def static_url(filename: str) -> str:
+    def static_url(filename: str, endpoint: str = "static", folder: str | None = None) -> str:
         """A static file's URL carrying a hash of its content: cached for a year, never stale."""
-        if filename not in hashes:
-            path = Path(current_app.static_folder) / filename
-            hashes[filename] = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-        return url_for("static", filename=filename, v=hashes[filename])
+        if (endpoint, filename) not in hashes:
+            path = Path(folder or current_app.static_folder) / filename
+            hashes[endpoint, filename] = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+        return url_for(endpoint, filename=filename, v=hashes[endpoint, filename])
+
+    def kind_stylesheets() -> list[str]:
+        """The stylesheets the kind of this page names: from its own static/ folder, else the app's."""
+        from flask import request
+
+        kind = kinds.KINDS.get(request.blueprint or "")
+        bp = current_app.blueprints.get(request.blueprint or "")
+        out = []
+        for name in getattr(kind, "stylesheets", ()):
+            if bp is not None and bp.has_static_folder and (Path(bp.static_folder) / name).is_file():
+                out.append(static_url(name, f"{bp.name}.static", bp.static_folder))
+            else:
+                out.append(static_url(name))
+        return out
 
     app.jinja_env.globals["static_url"] = static_url
+    app.jinja_env.globals["kind_stylesheets"] = kind_stylesheets
 
     @app.before_request
     def _no_ranges():

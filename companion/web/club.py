@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import kinds, store
+from .. import events, kinds, service, store
 from ..club.night import current_round
 from ..club.results import round_matches
 from ..club.proposals import propose
@@ -44,6 +44,13 @@ define("clubweb", {
     "swap_same": N_("Choose two different places to swap."),
     "not_present": N_("%(name)s is not playing tonight"),
 })
+
+
+class _HeaderOnly:
+    """A night as a header event sees it (adding a player reads nothing else)."""
+
+    def __init__(self, header: dict):
+        self.header = header
 
 
 # -- reading the night -----------------------------------------------------------------------------
@@ -109,7 +116,7 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
         label = g.head.get("table")
         if label is None:
             continue
-        # a round's tables, and games at a table outside the rounds (Newmarket, Desmoche at table 11)
+        # a round's tables, and games at a table outside the rounds (a chips game at table 11)
         if info["club"]["format"] != "free" and g.head.get("round") not in (None, info["round"]):
             continue
         latest[label] = gi
@@ -359,8 +366,8 @@ def start(token):
     from .. import security
 
     def write(etype, payload, part, seen):
-        return store.write(db, view.id, etype, payload, browser=security.browser_id(),
-                           key=f"{key}:{part}" if key else None, seen_version=seen, location=_here(token))
+        return service.write(db, store.session(db, view.id), etype, payload, browser=security.browser_id(),
+                             key=f"{key}:{part}" if key else None, seen_version=seen, location=_here(token))
 
     try:
         write("club", {"club": new_club}, "c", request.form.get("v", type=int))
@@ -389,9 +396,9 @@ def end(token):
     stuck = []
     for tb in running:
         try:
-            store.write(get_db(), view.id, "game", {"game": tb["gi"], "action": EndByTime()},
-                        browser=security.browser_id(), key=f"{key}:e{tb['label']}" if key else None,
-                        seen_version=None, location=_here(token))
+            service.write(get_db(), store.session(get_db(), view.id), "game", {"game": tb["gi"], "action": EndByTime()},
+                          browser=security.browser_id(), key=f"{key}:e{tb['label']}" if key else None,
+                          seen_version=None, location=_here(token))
         except RuleError:
             stuck.append(tb["label"])
     if stuck:
@@ -425,22 +432,23 @@ def arrive(token):
     club = _club(view) or abort(400)
     names = [request.form.get("name", "")] + ([request.form.get("partner", "")] if club["format"] in PAIR_FORMATS else [])
     from .. import security
-    from ..session import player_added
 
     key = request_key()
     header = view.header
     try:
         for name in names:
-            header = player_added(header, {"name": name})     # checked before anything is written
+            # checked before anything is written (the event's own rule, on the header alone)
+            header = events.player_added(_HeaderOnly(header), {"name": name}, False).header
         added = header["players"][len(view.players):]
         for i, name in enumerate(added):
-            store.write(get_db(), view.id, "add_player", {"name": name}, browser=security.browser_id(),
-                        key=f"{key}:p{i}" if key else None, seen_version=None, location=_here(token))
+            service.write(get_db(), store.session(get_db(), view.id), "add_player", {"name": name},
+                          browser=security.browser_id(), key=f"{key}:p{i}" if key else None, seen_version=None,
+                          location=_here(token))
         if club["format"] in PAIR_FORMATS:
             new = dict(club, pairs=[*club.get("pairs", []), added])
-            store.write(get_db(), view.id, "club", {"club": clean_club(new, header["players"])},
-                        browser=security.browser_id(), key=f"{key}:c" if key else None, seen_version=None,
-                        location=_here(token))
+            service.write(get_db(), store.session(get_db(), view.id), "club",
+                          {"club": clean_club(new, header["players"])}, browser=security.browser_id(),
+                          key=f"{key}:c" if key else None, seen_version=None, location=_here(token))
     except RuleError as err:
         return _page(open_session(token), refusal(err), {"arrive": t(err.msg)})
     return see_other(_here(token))

@@ -2,12 +2,13 @@
 label), checked before anything else of the request, scoped to that table's games."""
 from __future__ import annotations
 
+import json
 import re
 import secrets
 
 from sqlite_utils import Database
 
-from .. import store
+from .. import kinds, store
 
 
 def new_token() -> str:
@@ -17,12 +18,12 @@ def new_token() -> str:
 def find_table(db: Database, token: str):
     """(session row with ``table``, "table") for a table's token, or (None, None)."""
     row = db.execute(
-        "SELECT s.id, s.version, s.edit_token, s.view_token, s.edit_gen, t.label, t.token FROM club_tables t"
-        " JOIN sessions s ON s.id = t.session_id WHERE t.token = ?", [token]).fetchone()
-    if row is None or not secrets.compare_digest(row[6].encode(), token.encode()):
+        "SELECT s.id, s.version, s.edit_token, s.view_token, s.edit_gen, s.header, s.summary, t.label, t.token"
+        " FROM club_tables t JOIN sessions s ON s.id = t.session_id WHERE t.token = ?", [token]).fetchone()
+    if row is None or not secrets.compare_digest(row[8].encode(), token.encode()):
         return None, None
     return {"id": row[0], "version": row[1], "edit_token": row[2], "view_token": row[3], "edit_gen": row[4],
-            "table": row[5]}, "table"
+            "header": json.loads(row[5]), "summary": json.loads(row[6]), "table": row[7]}, "table"
 
 
 def table_may(view, etype: str, payload: dict) -> bool:
@@ -64,7 +65,7 @@ def replace(db: Database, session_id: int, label: str) -> str | None:
     return token if cur.rowcount else None
 
 
-_GAME_PAGE = re.compile(r"/(mus|newmarket|desmoche)/\d+")
+_GAME_PAGE = re.compile(rf"/({'|'.join(map(re.escape, kinds.KINDS))})/\d+")     # a game page of any kind
 
 
 def poll_unchanged(conn, token: str, since: int, rest: str) -> bool | None:

@@ -7,9 +7,9 @@ from functools import cached_property
 from flask import Response, abort, current_app, g, redirect, render_template, request
 from jinja2 import Template
 
-from .. import formkeys, kinds, security, store
+from .. import formkeys, kinds, security, service, store
 from ..db import get_db
-from ..errors import RuleError
+from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
 from ..kinds.base import GameRec
 from ..messages import N_, define
 from ..share import base_url
@@ -34,16 +34,14 @@ class SessionView:
         self.edit_token = row["edit_token"]
         self.view_token = row["view_token"]
         self.edit_gen = row["edit_gen"]
+        self.row = row              # the one read of the session: header and summary came with it
+        self.header: dict = row["header"]
         self.role = role
         self.table = row.get("table")      # a table's scoring link: that table's games only (club night)
 
     @property
     def can_edit(self) -> bool:
         return self.role in ("edit", "table")
-
-    @cached_property
-    def header(self) -> dict:
-        return store.header(get_db(), self.id)[0]
 
     @property
     def name(self) -> str:
@@ -60,7 +58,7 @@ class SessionView:
     @cached_property
     def games(self) -> list[GameRec]:
         """Every game's head and running state (items read lazily)."""
-        return store.games(get_db(), self.id)
+        return service.games(get_db(), self.id)
 
     def game(self, gi: int, kind: str | None = None) -> GameRec:
         if not 0 <= gi < len(self.games) or (kind and self.games[gi].kind != kind):
@@ -71,7 +69,7 @@ class SessionView:
 
     @cached_property
     def _full(self):
-        return store.cached(get_db(), self.id, self.version)
+        return service.cached(get_db(), self.id, self.version)
 
     @property
     def session(self):
@@ -85,14 +83,17 @@ class SessionView:
 
     def recent(self, gi: int, count: int):
         """The last ``count`` items of game ``gi`` (what a live region shows)."""
-        return store.recent(get_db(), self.id, gi, count)
+        games = self.__dict__.get("games")      # read already: that game's lazy items learn these rows
+        rec = games[gi] if games is not None and 0 <= gi < len(games) else None
+        return service.recent(get_db(), self.id, gi, count, rec)
 
     def undo_label(self, gi: int) -> str | None:
         """What undo would take back in game ``gi``: "game" (its last action), "add_game" (nothing is
         recorded yet: undo removes the game itself) or None."""
         if not self.can_edit:
             return None
-        return store.last_undoable(get_db(), self.id, gi)
+        found = store.last_undoable(get_db(), self.id, gi)
+        return found[1] if found else None
 
 
 def open_session(token: str) -> SessionView:
@@ -172,8 +173,8 @@ def perform(view: SessionView, etype: str, payload: dict, location: str) -> stor
         if not table_may(view, etype, payload):
             abort(403)
     seen = request.form.get("v", type=int)
-    return store.write(get_db(), view.id, etype, payload, browser=security.browser_id(), key=request_key(),
-                       seen_version=seen, location=location)
+    return service.write(get_db(), view.row, etype, payload, browser=security.browser_id(), key=request_key(),
+                         seen_version=seen, location=location, games=view.__dict__.get("games"))
 
 
 def request_key() -> str | None:
@@ -206,18 +207,6 @@ def links(view: SessionView) -> dict:
         if view.can_edit else None,
         "unreachable": unreachable,
     }
-
-
-def kind_of(rec: GameRec):
-    return kinds.KINDS[rec.kind]
-
-
-class FormError(Exception):
-    """A form that cannot become an action: {field: message}, nothing is written."""
-
-    def __init__(self, errors: dict):
-        super().__init__(", ".join(errors))
-        self.errors = errors
 
 
 def refusal(err: RuleError) -> int:

@@ -73,6 +73,24 @@ def add(view: SessionView, kind: str, game: dict, on_error: Callable[[dict, int]
     return see_other(location)
 
 
+def record_correction(view: SessionView, gi: int, index: int, build: Callable[[], object],
+                      field_of: Callable[[str], str], page: Callable, correct_page: Callable):
+    """Record the correction of item ``index`` (``build`` reads its form into the action) and go to the
+    game, saying which one was fixed; a refusal shows the correction page again with the form as sent,
+    or the game's page when that item is gone meanwhile."""
+    rec = view.game(gi)
+    form = request.form
+
+    def on_error(errors, status):
+        fresh = open_session(view.token)
+        if index >= len(fresh.game(gi, rec.kind).items):
+            return page(fresh, gi, errors, status)
+        return correct_page(fresh, gi, index, form if status == 422 else None, errors, status)
+
+    return record(view, gi, build, on_error, field_of,
+                  location=url_for(f"{rec.kind}.game", token=view.token, gi=gi, done=1, step="fixed", n=index + 1))
+
+
 def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Callable[[dict, int], object],
            field_of: Callable[[str], str] = lambda path: path or "form", location: str | None = None):
     """Read a form into a typed action (``build`` raises FormError), record it, and go back to the game
@@ -92,7 +110,7 @@ def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Ca
     try:
         action = build()
     except FormError as err:
-        return refused(err.errors, 422)
+        return refused({k: t(v) for k, v in err.errors.items()}, 422)
     try:
         game_action(view, gi, action, location)
     except RuleError as err:

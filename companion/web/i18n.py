@@ -19,12 +19,12 @@ from babel.support import NullTranslations
 from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup, escape
 
-from .. import glossary, money
+from .. import glossary, kinds, money
 from ..messages import ENGLISH, N_, Renderer, define
 
 LANGUAGES = {"en": "English", "es": "Español", "ja": "日本語"}
 COOKIE = "lang"
-VOCAB_COOKIE = "vocab"      # the Japanese Mus words: "spanish" (the rule text's, default) or "poker"
+VOCAB_COOKIE = "vocab"      # the Japanese table words: "spanish" (the rule text's, default) or "poker"
 YEAR = 365 * 24 * 3600
 
 bp = Blueprint("i18n", __name__)
@@ -48,7 +48,7 @@ def lang() -> str:
 
 
 def vocabulary() -> str:
-    """The Mus words this Japanese reader chose (a preference per browser, like the language)."""
+    """The table words this Japanese reader chose (a preference per browser, like the language)."""
     chosen = request.cookies.get(VOCAB_COOKIE) if request else None
     return chosen if chosen in glossary.VOCABULARIES else glossary.VOCABULARIES[0]
 
@@ -152,22 +152,12 @@ def fmt_date(value, with_time: bool = False) -> str:
     return format_date(value, "medium", locale=lang())
 
 
-# The table's words. English shows the Spanish word with a short English gloss the first time it appears
+# The table's words. English shows the table's word with a short English gloss the first time it appears
 # on a page; Spanish shows the word; Japanese shows the glossary's Japanese word in the reader's vocabulary
 # (the catalog's translation of ``shown``) with the Spanish word as a small gloss the first time, since the
-# table may say it aloud.
-GLOSSES = {
-    "envite": N_("a bet"), "órdago": N_("all in: the whole game"), "quiero": N_("I accept"),
-    "no quiero": N_("I decline"), "amarracos": N_("five-point stones"), "dentro": N_("5 or fewer to win"),
-    "mano": N_("speaks first"), "pares": N_("pairs"), "juego": N_("31 or more"),
-    "punto": N_("the total, when nobody has juego"), "paso": N_("pass"), "grande": N_("high cards"),
-    "chica": N_("low cards"), "lance": N_("a round of bidding"), "señas": N_("signs between partners"),
-    "boodle": N_("the cards that carry chips"), "kitty": N_("a pot the whole table antes to"),
-    "mico": N_("a run A-2-3: a bonus"), "arriba del palo": N_("no card laid down: pays a bonus"),
-    "doble": N_("the pot rolled over once"), "triple": N_("rolled over twice"),
-}
-SPANISH_WORDS = {"envite", "órdago", "quiero", "no quiero", "amarracos", "dentro", "mano", "pares", "juego",
-                 "punto", "paso", "grande", "chica", "lance", "señas", "mico", "arriba del palo", "doble", "triple"}
+# table may say it aloud. Each kind names its words (``glosses``) and the language they are in (``words_lang``).
+GLOSSES = {term: gloss for kind in kinds.KINDS.values() for term, gloss in kind.glosses.items()}
+SPANISH_WORDS = {term for kind in kinds.KINDS.values() if kind.words_lang == "es" for term in kind.glosses}
 # the words as a button or a heading shows them (English source; the catalogs hold their Spanish and
 # Japanese): w() looks them up, so a label never comes from a template literal
 TABLE_WORDS = {
@@ -225,7 +215,9 @@ def choose(code: str):
     """Switch the language of this browser and go back to the page (a preference: nothing is written)."""
     back = request.args.get("next") or "/"
     parts = urlsplit(back)
-    if parts.scheme or parts.netloc or not back.startswith("/") or back.startswith("//"):
+    if parts.scheme or parts.netloc or not back.startswith("/") or back.startswith("//") \
+            or not back.isprintable():      # a header cannot carry a line break
+
         back = "/"
     resp = redirect(back, code=303)
     if code in LANGUAGES:
@@ -235,7 +227,7 @@ def choose(code: str):
 
 @bp.get("/vocab/<code>")
 def choose_vocabulary(code: str):
-    """Switch the Japanese Mus words of this browser (スペイン語読み or ポーカー用語) and go back."""
+    """Switch the Japanese table words of this browser (スペイン語読み or ポーカー用語) and go back."""
     resp = choose("-")
     if code in glossary.VOCABULARIES:
         resp.set_cookie(VOCAB_COOKIE, code, max_age=YEAR, samesite="Lax", secure=request.is_secure, httponly=True)

@@ -33,16 +33,15 @@ from urllib.parse import parse_qsl, urlencode
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
-from ..security import CSP
+from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
 
 try:
     import brotli
 except ImportError:             # gzip alone is enough
     brotli = None
 
-HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none"), ("Vary", "HX-Request"), ("Cache-Control", "no-store"), ("Content-Security-Policy", CSP),
-           ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
-           ("X-Robots-Tag", "noindex, nofollow")]
+HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none"), ("Vary", "HX-Request"), *SECURITY_HEADERS,
+           *CAPABILITY_HEADERS]
 MAX_TOKEN = 64
 LANGUAGES = ("en", "es", "ja")      # as web/i18n.py chooses: its cookie, else Accept-Language
 LANG_COOKIE = "lang"

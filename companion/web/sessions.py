@@ -8,7 +8,7 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, request, session, url_for
 
-from .. import kinds, security, store
+from .. import kinds, security, service, store
 from ..archive import read_session
 from ..db import get_db
 from ..errors import RuleError
@@ -128,7 +128,7 @@ def create():
             errors[err.path if err.path in ("name", "currency") else "players"] = t(err.msg)
     if errors:
         return _home(status=422, errors=errors, form=form, rows=rows)
-    written = store.create(get_db(), Session(header), browser=security.browser_id(), key=request_key(),
+    written = service.create(get_db(), Session(header), browser=security.browser_id(), key=request_key(),
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 
@@ -143,7 +143,7 @@ def import_file():
     except RuleError as err:
         return _home(status=422, errors={"file": t({"code": "web.refused_file", "path": err.path or "$",
                                                     "why": err.msg})})
-    written = store.create(get_db(), sess, browser=security.browser_id(), key=request_key(),
+    written = service.create(get_db(), sess, browser=security.browser_id(), key=request_key(),
                            location=lambda edit: url_for("sessions.show", token=edit))
     return see_other(written.location)
 
@@ -231,7 +231,7 @@ def undo(token, gi):
         written = perform(view, "undo", {"game": gi, "target": target}, game_url)
     except RuleError as err:
         return _session_page(view, status=409, errors={"undo": t(err.msg)})
-    still_there = store.game(get_db(), view.id, gi) is not None
+    still_there = service.game(get_db(), view.id, gi) is not None
     return see_other(written.location if still_there else url_for("sessions.show", token=token))
 
 

@@ -63,11 +63,19 @@ def pack(path: Path) -> Packed:
 
 
 def init_app(app) -> None:
+    """The app's static files and every blueprint's (a kind's stylesheet in its own folder), packed once."""
+    _serve_packed(app, "static", lambda: app.static_folder)
+    for bp in app.blueprints.values():
+        if bp.has_static_folder:
+            _serve_packed(app, f"{bp.name}.static", lambda bp=bp: bp.static_folder)
+
+
+def _serve_packed(app, endpoint: str, folder) -> None:
     packed: dict[str, Packed] = {}
-    flask_static = app.view_functions["static"]
+    flask_static = app.view_functions[endpoint]
 
     def static(filename: str):
-        path = Path(app.static_folder) / filename
+        path = Path(folder()) / filename
         if path.suffix not in TYPES or "/" in filename or not path.is_file():
             return flask_static(filename=filename)
         if filename not in packed or current_app.debug:
@@ -87,4 +95,4 @@ def init_app(app) -> None:
             body = p.plain
         return Response(body, headers=headers)
 
-    app.view_functions["static"] = static
+    app.view_functions[endpoint] = static

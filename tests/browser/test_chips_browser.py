@@ -4,6 +4,8 @@ Run with COMPANION_SHOTS=/tmp/chips-shots to keep the screenshots."""
 import json
 import urllib.request
 
+from playwright.sync_api import expect
+
 from companion import session as S
 from companion.kinds.base import apply_change
 from companion.kinds.desmoche import KIND as DM
@@ -71,7 +73,8 @@ def test_newmarket_parlett_through_the_ui(live_server, phone, second_phone, shot
     press(page, "a:has-text('+ Newmarket')")
     page.wait_for_selector("h1:has-text('Newmarket')")
     page.click("label.toggle:has-text('Parlett')")
-    assert page.locator(".only-classic").first.is_hidden()       # the classic-only fields step aside
+    # the classic-only fields step aside (waited for: a boosted page's stylesheet may still be loading)
+    expect(page.locator(".only-classic").first).to_be_hidden()
     page.fill("input[name=chip_value]", "0.10")
     page.screenshot(path=f"{shots}/nm-new.png", full_page=True)
     _fits(page)

@@ -1,6 +1,6 @@
 """Hand-made histories for the ratings tests: session documents, and a database built from them
 through the real store."""
-from companion import session as S, store
+from companion import service, session as S, store
 from companion.db import connect, init_db
 
 
@@ -32,7 +32,7 @@ def make_db(tmp_path, docs, name="r.db"):
     init_db(path)
     db = connect(path)
     for d in docs:
-        store.create(db, S.load(d), browser="b")
+        service.create(db, S.load(d), browser="b")
     return db
 
 

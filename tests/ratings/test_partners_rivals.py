@@ -39,13 +39,13 @@ def test_known_answers(app, client):
 
 
 def test_correcting_a_result_moves_the_sums(app, client):
-    from companion import store
+    from companion import service, store
     from companion.kinds.mus.actions import ReplaceHand
 
     db = load_docs(app, client, HISTORY)
     derived.refresh(db)
     sid = db.execute("SELECT id FROM sessions WHERE name = '4'").fetchone()[0]
-    store.write(db, sid, "game", {"game": 0, "action": ReplaceHand(index=0, hand={"tally": [{"team": "A", "points": 40}]})},
+    service.write(db, store.session(db, sid), "game", {"game": 0, "action": ReplaceHand(index=0, hand={"tally": [{"team": "A", "points": 40}]})},
                 browser="x", key=None, seen_version=None, location="")
     derived.refresh(db)
     assert rows(db, "ane", "partner")["carlos"] == (3, 3, 0, 0)

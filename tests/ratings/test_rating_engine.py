@@ -3,7 +3,7 @@ import random
 
 from openskill.models import PlackettLuce
 
-from companion import store
+from companion import service, store
 from companion.kinds.mus.actions import ReplaceHand
 from companion.ratings import derived
 from ratings_data import desmoche, doc, make_db, mus, rating_rows
@@ -81,7 +81,7 @@ def test_incremental_equals_a_rebuild_from_scratch(tmp_path):
     derived.refresh(db)
     from companion import session as S
     for d in docs[2:]:
-        store.create(db, S.load(d), browser="b")
+        service.create(db, S.load(d), browser="b")
         derived.refresh(db)
     incremental = rating_rows(db)
     history_rows = db.execute("SELECT * FROM rt_history ORDER BY kind, key, ord").fetchall()
@@ -98,7 +98,7 @@ def test_correcting_an_old_hand_recomputes(tmp_path):
     sid = db.execute("SELECT id FROM sessions WHERE name = 'One'").fetchone()[0]
     # the first night's match: team B won the hand after all
     fix = ReplaceHand(index=0, hand={"tally": [{"team": "B", "points": 40}]})
-    store.write(db, sid, "game", {"game": 0, "action": fix}, browser="b", key=None, seen_version=None, location="")
+    service.write(db, store.session(db, sid), "game", {"game": 0, "action": fix}, browser="b", key=None, seen_version=None, location="")
     assert derived.refresh(db) == 1
     after = rating_rows(db)
     assert after != before
@@ -137,7 +137,7 @@ def test_the_monthly_chart_rows_follow_corrections(tmp_path):
     derived.refresh(db)
     sid = db.execute("SELECT id FROM sessions WHERE name = 'Three'").fetchone()[0]
     fix = ReplaceHand(index=2, hand={"tally": [{"team": "A", "points": 40}]})   # mid-February
-    store.write(db, sid, "game", {"game": 0, "action": fix}, browser="b", key=None, seen_version=None, location="")
+    service.write(db, store.session(db, sid), "game", {"game": 0, "action": fix}, browser="b", key=None, seen_version=None, location="")
     derived.refresh(db)
     monthly = db.execute("SELECT kind, key, month, mu, sigma, n FROM rt_monthly ORDER BY 1, 2, 3").fetchall()
     last = db.execute("SELECT kind, key, substr(ord, 1, 7), mu, sigma, n FROM rt_history h WHERE ord ="

@@ -81,13 +81,13 @@ def test_numbers_csv_and_links(client, app):
 
 
 def test_a_new_night_moves_the_board_without_rereading_the_rest(client, app):
-    from companion import session as S, store
+    from companion import service, session as S, store
     from companion.ratings import derived
 
     db = load_docs(app, client, HISTORY)
     client.get("/ratings")
     browser = db.execute("SELECT browser FROM browsers LIMIT 1").fetchone()[0]
-    store.create(db, S.load(doc("Late", "2026-06-01T20:00", [mus(A_C_vs_B_D, ["A"])])), browser=browser)
+    service.create(db, S.load(doc("Late", "2026-06-01T20:00", [mus(A_C_vs_B_D, ["A"])])), browser=browser)
     assert derived.refresh(db) == 1
     rows = {r["player"]: r for r in board_csv(client) if r["board"] == "players"}
     assert rows["Ane"]["games"] == "5" and rows["Ane"]["provisional"] == "no"

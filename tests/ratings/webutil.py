@@ -1,4 +1,4 @@
-from companion import session as S, store
+from companion import service, session as S, store
 from companion.db import connect
 
 
@@ -13,5 +13,5 @@ def load_docs(app, client, docs, browser=None):
     browser = browser or browser_of(client)
     db = connect(app.config["DATABASE"])
     for d in docs:
-        store.create(db, S.load(d), browser=browser)
+        service.create(db, S.load(d), browser=browser)
     return db

@@ -1,6 +1,5 @@
 """Settling up: the settle.md example and the settle() state object."""
 
-import time
 
 import pytest
 
@@ -187,19 +186,16 @@ def test_exact_beats_greedy_and_respects_limit():
     assert len(greedy_payments(nets)) == 5
 
 
-def test_fifteen_players_fast():
+def test_fifteen_players_get_the_exact_plan():
     values = [100, -100, 200, -200, 300, -300, 150, 250, -400, 50, 50, -100, 700, -350, 0]
     values[-1] = -sum(values[:-1]) or 1
     if sum(values):
         values[0] -= sum(values)
     nets = {f"P{i}": v for i, v in enumerate(values)}
     assert sum(1 for v in values if v) == 15
-    start = time.perf_counter()
-    state = settle(list(nets), [{"net": nets, "on_table": 0}])
-    elapsed = time.perf_counter() - start
+    state = settle(list(nets), [{"net": nets, "on_table": 0}])       # how fast: bench/kind_speed.py
     assert state["method"] == "exact"
     assert set(apply_payments(nets, state["payments"]).values()) == {0}
-    assert elapsed < 1.0, elapsed
 
 
 def test_sixteen_players_go_greedy():

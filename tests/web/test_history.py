@@ -161,7 +161,7 @@ def test_each_row_says_date_players_games_and_biggest_winner(client):
 
 def test_every_list_query_uses_indexes(app):
     """EXPLAIN QUERY PLAN: every table is reached through an index, never scanned whole."""
-    from companion.web import history
+    from companion.web import history, players
 
     app.config["ADMIN_TOKEN"] = "letmein"
     filters = [{}, {"key": "ane"}, {"kind": "mus"}, {"from": "2026-01-01", "to": "2026-02-01"},
@@ -174,7 +174,7 @@ def test_every_list_query_uses_indexes(app):
                 if admin:
                     session["admin"] = "letmein"
                 sql, params, count_sql, count_params = history.list_sql(flt, 3)
-                queries = [(sql, params), (count_sql, count_params), history.player_sql("ane")]
+                queries = [(sql, params), (count_sql, count_params), players.player_sql("ane")]
                 for q, p in queries:
                     plan = history.explain(q, p)
                     for step in plan:
@@ -319,7 +319,7 @@ def test_player_page_mus_partners(client):
     assert re.search(r"Carlos \d+ / \d+ \d+ / \d+", text) and re.search(r"Bea \d+ / \d+ \d+ / \d+", text)
     assert f"Carlos {won['Carlos']} / {games['Carlos']}" in text
     favourite = max(("Carlos", "Bea"), key=lambda p: (games[p], won[p], p == "Bea"))
-    assert f"Favourite partner: {favourite} (most Mus games played together: {games[favourite]})" in text
+    assert f"Favourite partner: {favourite} (most team games played together: {games[favourite]})" in text
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -409,7 +409,7 @@ def test_migration_moves_old_documents_into_rows(tmp_path):
     the games as rows, the summaries and nets recomputed, the export equal to the old document."""
     from companion import db as dbm
     from companion import session as S
-    from companion import store
+    from companion import service
 
     path = str(tmp_path / "old.db")
     db = dbm.connect(path)
@@ -423,7 +423,7 @@ def test_migration_moves_old_documents_into_rows(tmp_path):
     dbm.init_db(path)
     db = dbm.connect(path)
     sid = db.execute("SELECT id FROM sessions").fetchone()[0]
-    assert S.to_doc(store.load(db, sid)) == S.to_doc(S.load(doc))
+    assert S.to_doc(service.load(db, sid)) == S.to_doc(S.load(doc))
     summary = json.loads(db.execute("SELECT summary FROM sessions").fetchone()[0])
     assert summary["players"] == ["Ane", "Bea", "Carlos", "Dani"] and summary["kinds"] == ["mus"]
     assert db.execute("SELECT count(*) FROM items").fetchone()[0] == len(doc["games"][0]["hands"])

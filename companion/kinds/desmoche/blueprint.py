@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, template_helpers
-from ...web.games import at_of, new_game, past, record, show
+from ...web.games import at_of, new_game, past, record, record_correction, show
 from ...web.i18n import t
 from ..validate import MAX_COUNT
 from . import actions as A
@@ -25,7 +25,9 @@ from .options import Spec
 from .shape import MAX_PLAYERS, SIDE_GAMES
 from .view import DONE, RECENT, hand_lines, page, side_label, sides, toast
 
-bp = Blueprint("desmoche", __name__)
+# its templates and stylesheet are in this package (a kind is one folder)
+bp = Blueprint("desmoche", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/kinds/desmoche")
 TRUE = ("1", "on", "true", "yes")
 MAX_MICO = 20
 
@@ -150,7 +152,7 @@ def _game_url(view, gi: int) -> str:
 
 
 def hand_keys(rules: dict) -> set[str]:
-    """The fields of the hand form (``hand_fields`` in templates/desmoche/macros.html) for these rules."""
+    """The fields of the hand form (``hand_fields`` in desmoche/macros.html) for these rules."""
     keys = {"winner", "disqualified"} | {f"side_{name}" for name in rules["side_games"]}
     if rules["variant"] == "desmoche":
         keys.add("auto_win")
@@ -335,13 +337,6 @@ def correct(token, gi, hi):
                 new_hand["stake"] = stake_value
         return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
-    def on_error(errors, status):
-        fresh = open_session(token)
-        if hi >= len(fresh.game(gi, "desmoche").items):
-            return _page(fresh, gi, errors, status)
-        return _correct_page(fresh, gi, hi, form if status == 422 else None, errors, status)
-
-    return record(view, gi, build, on_error, hand_field,
-                  location=url_for("desmoche.game", token=token, gi=gi, done=1, step="fixed", n=hi + 1))
+    return record_correction(view, gi, hi, build, hand_field, _page, _correct_page)
 
 

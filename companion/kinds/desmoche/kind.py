@@ -13,8 +13,8 @@ once, to read a session file or check the store.
 from __future__ import annotations
 
 from ...errors import RuleError
-from ...messages import msg, render
-from ..base import Change, GameRec, Item, check_at, fingerprint
+from ...messages import N_, msg, render
+from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
 from ..validate import is_int, need_dict, need_int
 from . import actions as A
 from .hand import end_series, movements, multiple_word, play, start_state
@@ -34,6 +34,13 @@ class DesmocheKind:
     name = NAME
     title = TITLE
     items_key = "hands"
+    stylesheets = ("chips.css", "desmoche.css")    # the chip games' look, then its own (its static/)
+    # the keys of its companion-state/1 entry
+    csv_columns = ()
+    words_lang = "es"                   # its table words, glossed the first time on a page
+    glosses = {"mico": N_("a run A-2-3: a bonus"), "arriba del palo": N_("no card laid down: pays a bonus"),
+               "doble": N_("the pot rolled over once"), "triple": N_("rolled over twice")}
+    state_keys = frozenset({"kind", "pot", "multiple", "side_pots", "net"})
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     actions = A.ACTIONS
@@ -89,11 +96,7 @@ class DesmocheKind:
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
-        check_at(action, self.position(rec))
-        handler = getattr(self, f"do_{action.TYPE}", None)
-        if handler is None:
-            raise RuleError("v.action_type", "type", type=action.TYPE)
-        return handler(rec, action)
+        return by_type(self, rec, action)
 
     @staticmethod
     def _open(rec: GameRec) -> None:
@@ -250,10 +253,7 @@ class DesmocheKind:
             final = rec.state["balances"]
             for p in seats:
                 values[p].append(final[p])
-        chart = None
-        if len(labels) >= 2:
-            chart = {"title": msg("desmoche.chart.title"), "x_labels": labels, "unit": msg("desmoche.unit"),
-                     "series": [{"name": p, "values": values[p]} for p in seats]}
+        chart = players_chart(msg("desmoche.chart.title"), msg("desmoche.unit"), labels, values, seats)
         return [{"title": None, "chart": chart, "rounds": rounds}]
 
     def ledger(self, rec: GameRec) -> list[dict]:
@@ -273,8 +273,7 @@ def _move(m: dict) -> dict:
 
 
 def _row(hand_no, m: dict) -> dict:
-    return {"round": hand_no, "mus_game": None, "lance": None, "team": None, "team_players": None,
-            "from": m["from"], "to": m["to"], "amount": m["units"], "why": m["why"]}
+    return {"round": hand_no, "from": m["from"], "to": m["to"], "amount": m["units"], "why": m["why"]}
 
 
 KIND = DesmocheKind()

@@ -7,186 +7,31 @@ from dataclasses import replace
 from flask import Blueprint, request, url_for
 
 from ...messages import msg
-from ...web.common import FormError, open_session, render, require_edit, see_other, unchanged_poll
-from ...web.forms import only_one, read_int, read_money, template_helpers
+from ...web.common import open_session, render, require_edit, see_other, unchanged_poll
+from ...web.forms import read_int, read_money, template_helpers
 from ...web.games import at_of, new_game, record, show
 from ...web.i18n import fmt_money, t
 from ..base import GameRec
-from . import actions as A
 from . import cards as C
+from . import fix, moves
 from .kind import NewMus
 from .options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
 from .shape import TALLY_LANCES
-from .view import (MAX_TALLY, JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, read_tally,
-                   tally_awards, toast)
+from .moves import MAX_TALLY, read_tally
+from .view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
 
-bp = Blueprint("mus", __name__)
+# its templates and stylesheet are in this package (a kind is one folder)
+bp = Blueprint("mus", __name__, template_folder="templates", static_folder="static", static_url_path="/kinds/mus")
 
 
 @bp.context_processor
 def _helpers():
-    return template_helpers()
-
-
-# ---------------------------------------------------------------------------------------------------
-# form fields -> typed actions
-
-def _cards_from(form, seats: list[str]) -> dict:
-    cards, errors = {}, {}
-    for i, name in enumerate(seats):
-        raw = (form.get(f"cards{i}") or "").strip()
-        if not raw:
-            errors[f"cards{i}"] = t(msg("mus.form.cards_needed", name=name))
-        elif C.canon_hand(raw) is None:
-            errors[f"cards{i}"] = t(msg("mus.form.cards_bad", text=raw[:12]))
-        else:
-            cards[name] = C.canon_hand(raw)
-    if errors:
-        raise FormError(errors)
-    return cards
-
-
-def _held_from(form, seats: list[str], errors: dict, keys=("pares", "juego")) -> dict:
-    """What each player held, from the rows of toggles (``pares0``, ``juego2``...); absent: nothing."""
-    fields = {}
-    for key in keys:
-        held = {}
-        for i, name in enumerate(seats):
-            v = only_one(form, f"{key}{i}", errors)
-            if v in (None, "", "none"):
-                continue
-            held[name] = int(v) if key == "juego" and v.isdigit() else v
-        fields[key] = held
-    return fields
-
-
-def read_action(form, seats: list[str]):
-    """One typed action from a scoring form. The button's ``move`` says which; other fields fill it in."""
-    move = (form.get("move") or "").strip()
-    parts = move.split(":")
-    kind = parts[0]
-    errors: dict = {}
-    if kind == "pass":
-        return A.Pass()
-    if kind == "bet":
-        # "bet:A:2", "bet:A:2:call" (answered at once) or "bet:A" with the amount typed
-        team = parts[1] if len(parts) > 1 else ""
-        if team not in TEAMS:
-            raise FormError({"move": t(msg("mus.which_team"))})
-        if len(parts) > 2:
-            amount = read_int({"a": parts[2]}, "a", errors, minimum=1, maximum=999)
-        else:
-            amount = read_int(form, f"amount_{team}", errors, minimum=1, maximum=999, required=True)
-        if errors:
-            raise FormError({f"amount_{team}": next(iter(errors.values()))})
-        answer = parts[3] if len(parts) > 3 else None
-        if answer not in (None, "call", "fold"):
-            raise FormError({"move": t(msg("mus.form.not_a_move"))})
-        return A.Bet(team=team, amount=amount, answer=answer)
-    if kind == "rest":
-        # "rest", "rest:grande:A" or "rest:grande:A:chica:B" (the count's grid), with what was held
-        winners = {L: form.get(f"win_{L}") for L in ("pares", "juego") if form.get(f"win_{L}") in TEAMS}
-        for L, team in zip(parts[1::2], parts[2::2]):
-            if L in LANCES and team in TEAMS:
-                winners[L] = team
-        held = _held_from(form, seats, errors)
-        if errors:
-            raise FormError(errors)
-        return A.PassRest(**winners, pares_held=held.get("pares"), juego_held=held.get("juego"))
-    if kind == "tally":
-        awards = tally_awards(read_tally(form.get("tally")))
-        return A.Tally(awards=awards)
-    if kind == "adjust":
-        team = form.get("adjust_team")
-        if team not in TEAMS:
-            errors["adjust_team"] = t(msg("mus.which_team"))
-        points = read_int(form, "adjust_points", errors, minimum=-999, maximum=999, required=True)
-        if points == 0:
-            errors["adjust_points"] = t(msg("mus.adjust_zero"))
-        why = " ".join((form.get("adjust_why") or "").split()) or None
-        if errors:
-            raise FormError(errors)
-        return A.Adjust(team=team, points=points, why=why)
-    if kind == "scoring":
-        return A.SetScoring(scoring=parts[1] if len(parts) > 1 else "")
-    if kind == "more":
-        more = read_int({"m": parts[1] if len(parts) > 1 else ""}, "m", errors, minimum=1, maximum=999, required=True)
-        if errors:
-            raise FormError({"to": next(iter(errors.values()))})
-        return A.Raise(more=more)
-    if kind == "to":
-        to = read_int(form, "to", errors, minimum=1, maximum=999, required=True)
-        if errors:
-            raise FormError(errors)
-        return A.Raise(to=to)
-    if kind == "ordago":
-        return A.Ordago(team=parts[1] if len(parts) > 1 and parts[1] in TEAMS else None)
-    if kind == "call":
-        return A.Call()
-    if kind == "fold":
-        return A.Fold()
-    if kind == "declare":
-        keys = [k for k in (form.get("lances") or "pares,juego").split(",") if k in ("pares", "juego")]
-        fields = _held_from(form, seats, errors, keys)
-        if errors:
-            raise FormError(errors)
-        return A.Declare(**fields)
-    if kind == "showdown":
-        winners = {}
-        for L in LANCES:
-            v = form.get(f"win_{L}")
-            if v in TEAMS:
-                winners[L] = v
-        # "showdown:chica:B" or, from the two-lance grid, "showdown:grande:A:chica:B"
-        for L, team in zip(parts[1::2], parts[2::2]):
-            if L in LANCES and team in TEAMS:
-                winners[L] = team
-        return A.Showdown(**winners)
-    if kind == "cards":
-        cards = _cards_from(form, seats)
-        if len(parts) > 1 and parts[1] == "showdown":
-            return A.Showdown(cards=cards)
-        return A.StartHand(cards=cards)
-    if kind == "start":
-        mano = form.get("mano") or None
-        return A.StartHand(mano=mano if mano in seats else None)
-    raise FormError({"move": t(msg("mus.form.not_a_move"))})
+    return {**template_helpers(), "mv": moves.mv}      # a button's move, written by the codec
 
 
 def with_at(action, form):
     """The position the phone saw goes with the action (a step already recorded is refused)."""
     return replace(action, at=at_of(form))
-
-
-def _field_of(path: str, form, seats: list[str]) -> str:
-    """Where to show an engine error: beside the field the action came from, else at the step."""
-    move = form.get("move") or ""
-    kind = move.split(":")[0]
-    if path.startswith("cards."):
-        name = path[len("cards."):]
-        return f"cards{seats.index(name)}" if name in seats else "cards"
-    if path == "cards":
-        return "cards"
-    if path == "amount" and move.count(":") == 1:
-        return f"amount_{move.split(':')[1]}"
-    if path in ("to", "more") and move == "to":
-        return "to"
-    if kind == "rest":
-        if path.startswith(("pares_held", "juego_held")):
-            return path.split("_")[0]
-        if path in ("pares", "juego"):
-            return f"win_{path}"
-    if kind == "adjust" and path in ("team", "points", "why"):
-        return f"adjust_{path}"
-    if kind == "tally":
-        return "tally"
-    return "step"
-
-
-def _typed(form, seats: list[str]) -> dict | None:
-    """The cards a refused form carried, to show them again as typed."""
-    typed = {name: (form.get(f"cards{i}") or "")[:16] for i, name in enumerate(seats)}
-    return typed if any(typed.values()) else None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -209,7 +54,8 @@ def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: d
     notice = []
     fixed = args.get("fixed", type=int) if args else None
     if fixed:
-        was = [int(x) for x in args.get("was", "").split(".") if x.isdigit()]
+        # the game ends before the fix (hand numbers: a few digits each; anything else is not ours)
+        was = [int(x) for x in args.get("was", "")[:400].split(".") if x.isdigit() and len(x) <= 6]
         notice = moved(was, rec.state["game_ends"], fixed)
     shown = None
     if args.get("done") == "scoring":
@@ -305,12 +151,12 @@ def act(token, gi):
     def on_error(errors, status):
         if status == 409:
             errors = {"stale": errors.pop("at", "")} | errors
-        return _page(open_session(token), gi, status, errors, typed=_typed(form, seats))
+        return _page(open_session(token), gi, status, errors, typed=moves.typed_cards(form, seats))
 
     location = url_for("mus.game", token=token, gi=gi, done="scoring") \
         if (form.get("move") or "").startswith("scoring:") else None
-    return record(view, gi, lambda: with_at(read_action(form, seats), form), on_error,
-                  lambda path: _field_of(path, form, seats), location=location)
+    return record(view, gi, lambda: with_at(moves.decode(form, seats), form), on_error,
+                  lambda path: moves.form_field(path, form, seats), location=location)
 
 
 @bp.get("/s/<token>/mus/<int:gi>/reference")
@@ -326,5 +172,5 @@ def reference(token, gi):
 SENAS = ("lip", "lip_side", "tongue", "tongue_side", "lips_twisted", "eyebrows", "wink", "lips_out", "shoulders",
          "shoulder", "eyes", "kiss")     # in the order of shared/rules/mus.md
 
-
-from . import fix  # noqa: E402,F401  (the fix-a-past-hand routes, on this blueprint)
+# fixing a past hand (its own module: the draft, saving it, recording it again)
+bp.add_url_rule("/s/<token>/mus/<int:gi>/hand/<int:hn>", endpoint="hand", view_func=fix.hand, methods=["GET", "POST"])

@@ -17,11 +17,11 @@ from ...web.forms import read_int
 from ...web.i18n import t
 from ..base import GameRec, apply_change, fingerprint
 from . import actions as A
-from .blueprint import _cards_from, _field_of, _held_from, bp, read_action
+from .moves import cards_from, decode, form_field, held_from
 from .fixview import fix_view, with_cards, with_held, with_tally_award
-from .kind import KIND, team_names
+from .kind import KIND, ctx_of, team_names
 from .options import TEAMS, effective
-from .shape import TALLY_LANCES
+from .shape import TALLY_LANCES, norm_item
 from .view import JUEGO_CHOICES, PARES_CHOICES, hand_view, page
 
 
@@ -44,15 +44,18 @@ def _sandbox(rec: GameRec, hi: int, draft: dict | None) -> GameRec:
     return GameRec("mus", rec.head, items, state)
 
 
-def _draft_from(raw: str | None) -> dict | None:
+def _draft_from(raw: str | None, rec: GameRec) -> dict | None:
+    """The draft in the address, shaped as a hand of the session file (its play is checked later: a draft
+    that plays wrong is shown with why); anything else is refused."""
     if not raw:
         return None
     try:
         draft = parse_document(raw, max_bytes=16 * 1024, max_depth=8)
+        if not isinstance(draft, dict):
+            raise RuleError("mus.hand_shape", "draft")
+        norm_item(draft, "draft", rec.head["seats"], ctx_of(rec.head).kings)
     except RuleError:
         raise FormError({"step": t(msg("mus.form.draft_bad"))}) from None
-    if not isinstance(draft, dict):
-        raise FormError({"step": t(msg("mus.form.draft_bad"))})
     return draft
 
 
@@ -67,7 +70,7 @@ def _link(here: str, draft: dict | None, was: str, **extra) -> str:
 def _hand_page(view, gi: int, hn: int, draft: dict | None, status: int = 200, errors: dict | None = None,
                was: str | None = None, redo: bool = False):
     rec, hi = _past(view, gi, hn)
-    errors = dict(errors or {})
+    errors = {k: t(v) for k, v in (errors or {}).items()}      # a codec's refusal is a message code
     orig = rec.items[hi]
     was = was or fingerprint(orig.body)
     here = url_for("mus.hand", token=view.token, gi=gi, hn=hn)
@@ -112,12 +115,12 @@ def _edit_draft(args, draft: dict, seats: list[str]) -> dict:
     errors: dict = {}
     what = args.get("edit")
     if what == "held":
-        held = _held_from(args, seats, errors)
+        held = held_from(args, seats, errors)
         if errors:
             raise FormError(errors)
         return with_held(draft, held.get("pares", {}), held.get("juego", {}))
     if what == "cards":
-        return with_cards(draft, _cards_from(args, seats))
+        return with_cards(draft, cards_from(args, seats))
     if what == "award":
         team = args.get("team")
         points = read_int(args, "points", errors, minimum=1, maximum=999, required=True)
@@ -130,50 +133,67 @@ def _edit_draft(args, draft: dict, seats: list[str]) -> dict:
     return draft
 
 
-@bp.route("/s/<token>/mus/<int:gi>/hand/<int:hn>", methods=["GET", "POST"])
 def hand(token, gi, hn):
+    """The fix page of hand ``hn``: GET shows the draft (or applies an edit of it), POST saves it or
+    records one more step of it again."""
     view = require_edit(token)
     rec, hi = _past(view, gi, hn)
     source = request.args if request.method == "GET" else request.form
     was = source.get("was") or None
-    redo = bool(source.get("redo"))
     try:
-        draft = _draft_from(source.get("draft"))
+        draft = _draft_from(source.get("draft"), rec)
     except FormError as err:
         return _hand_page(view, gi, hn, None, status=422, errors=err.errors, was=was)
-    here = url_for("mus.hand", token=token, gi=gi, hn=hn)
     if request.method == "GET":
-        if source.get("edit"):
-            base = draft if draft is not None else rec.items[hi].body
-            try:
-                new = _edit_draft(source, base, rec.head["seats"])
-            except FormError as err:
-                return _hand_page(view, gi, hn, base, status=422, errors=err.errors, was=was)
-            return see_other(_link(here, new, was or fingerprint(rec.items[hi].body)))
-        return _hand_page(view, gi, hn, draft, was=was, redo=redo)
+        return edit_draft(view, rec, gi, hn, hi, draft, was)
+    if request.form.get("move") == "save":
+        return save(view, rec, gi, hn, hi, draft, was)
+    return record_again(view, rec, gi, hn, hi, draft, was)
+
+
+def edit_draft(view, rec: GameRec, gi: int, hn: int, hi: int, draft: dict | None, was: str | None):
+    """Show the draft, or change part of it (a GET form: nothing is written) and show the result."""
+    args = request.args
+    if not args.get("edit"):
+        return _hand_page(view, gi, hn, draft, was=was, redo=bool(args.get("redo")))
+    base = draft if draft is not None else rec.items[hi].body
+    try:
+        new = _edit_draft(args, base, rec.head["seats"])
+    except FormError as err:
+        return _hand_page(view, gi, hn, base, status=422, errors=err.errors, was=was)
+    here = url_for("mus.hand", token=view.token, gi=gi, hn=hn)
+    return see_other(_link(here, new, was or fingerprint(rec.items[hi].body)))
+
+
+def save(view, rec: GameRec, gi: int, hn: int, hi: int, draft: dict | None, was: str | None):
+    """Replace the hand with the draft; every later point is recomputed."""
+    redo = bool(request.form.get("redo"))
+    if draft is None or "open" in draft:
+        return _hand_page(view, gi, hn, draft, status=422, errors={"step": t(msg("mus.form.finish_hand"))},
+                          was=was, redo=redo)
+    if was and was != fingerprint(rec.items[hi].body):
+        # another phone corrected this hand since this one opened it: keep the draft to redo
+        return _hand_page(view, gi, hn, draft, status=409, errors={"stale": t(msg("mus.form.hand_changed"))},
+                          was=fingerprint(rec.items[hi].body))
+    ends = ".".join(str(x) for x in rec.state["game_ends"])
+    location = url_for("mus.game", token=view.token, gi=gi) + "?" + urlencode({"fixed": hn, "was": ends})
+    try:
+        perform(view, "game", {"game": gi, "action": A.ReplaceHand(index=hi, hand=draft)}, location)
+    except RuleError as err:
+        return _hand_page(view, gi, hn, draft, status=refusal(err), errors={"step": t(err.msg)}, was=was)
+    return see_other(location)
+
+
+def record_again(view, rec: GameRec, gi: int, hn: int, hi: int, draft: dict | None, was: str | None):
+    """One move of the scoring controls, played on a scratch copy of the match before the hand."""
     form = request.form
-    if form.get("move") == "save":
-        if draft is None or "open" in draft:
-            return _hand_page(view, gi, hn, draft, status=422, errors={"step": t(msg("mus.form.finish_hand"))},
-                              was=was, redo=redo)
-        if was and was != fingerprint(rec.items[hi].body):
-            # another phone corrected this hand since this one opened it: keep the draft to redo
-            return _hand_page(view, gi, hn, draft, status=409, errors={"stale": t(msg("mus.form.hand_changed"))},
-                              was=fingerprint(rec.items[hi].body))
-        ends = ".".join(str(x) for x in rec.state["game_ends"])
-        location = url_for("mus.game", token=token, gi=gi) + "?" + urlencode({"fixed": hn, "was": ends})
-        try:
-            perform(view, "game", {"game": gi, "action": A.ReplaceHand(index=hi, hand=draft)}, location)
-        except RuleError as err:
-            return _hand_page(view, gi, hn, draft, status=refusal(err), errors={"step": t(err.msg)}, was=was)
-        return see_other(location)
-    # re-recording: a move of the scoring controls, played on the scratch copy
+    here = url_for("mus.hand", token=view.token, gi=gi, hn=hn)
     orig = rec.items[hi].body
     if draft is not None and "open" not in draft:
         draft = None        # a whole hand in the address: recording starts again from nothing
     box = _sandbox(rec, hi, draft)
     try:
-        action = read_action(form, rec.head["seats"])
+        action = decode(form, rec.head["seats"])
         if draft is None and orig.get("mano"):
             if isinstance(action, A.StartHand):
                 action = A.StartHand(mano=orig["mano"], cards=action.cards)
@@ -184,7 +204,7 @@ def hand(token, gi, hn):
         return _hand_page(view, gi, hn, draft, status=422, errors=err.errors, was=was, redo=True)
     except RuleError as err:
         return _hand_page(view, gi, hn, draft, status=422,
-                          errors={_field_of(err.path, form, rec.head["seats"]): t(err.msg)}, was=was, redo=True)
+                          errors={form_field(err.path, form, rec.head["seats"]): t(err.msg)}, was=was, redo=True)
     new_draft = box.items[0].body if len(box.items) else None
     extra = {"redo": 1} if new_draft is None or "open" in new_draft else {}
     return see_other(_link(here, new_draft, was or fingerprint(orig), **extra))

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import RuleError
-from ...messages import msg
-from ..base import Change, GameRec, Item, apply_change, check_at, fingerprint
-from ..validate import MAX_MONEY, is_int, need_int
+from ...messages import N_, msg
+from ..base import Change, GameRec, Item, apply_change, by_type, check_at, fingerprint
+from ..validate import is_int, need_int
 from . import actions as A
 from .hand import Ctx, Play, lance, start_state, team_ref
 from .options import LANCES, STAGES, TEAMS, effective, other
@@ -107,9 +107,24 @@ class MusKind:
     name = "mus"
     title = TITLE
     items_key = "hands"
+    # the keys of its companion-state/1 entry
+    state_keys = frozenset({"kind", "teams", "games", "games_won", "match_winner", "score", "dentro", "stones",
+                            "next_mano", "log"})
     min_players = max_players = 4
     actions = A.ACTIONS
     ledger_round = "hand"
+    words_lang = "es"                   # its table words, glossed the first time on a page
+    glosses = {
+        "envite": N_("a bet"), "órdago": N_("all in: the whole game"), "quiero": N_("I accept"),
+        "no quiero": N_("I decline"), "amarracos": N_("five-point stones"), "dentro": N_("5 or fewer to win"),
+        "mano": N_("speaks first"), "pares": N_("pairs"), "juego": N_("31 or more"),
+        "punto": N_("the total, when nobody has juego"), "paso": N_("pass"), "grande": N_("high cards"),
+        "chica": N_("low cards"), "lance": N_("a round of bidding"), "señas": N_("signs between partners"),
+    }
+    _played = None                      # (item, head, count, play): the last hand in progress played
+    csv_columns = ("mus_game", "lance", "team", "team_players")    # its own columns of the session CSV
+    chart_colors = {"A": "#2f6fd6", "B": "#d33c32"}                # each team's line on its charts
+    stylesheets = ("mus.css",)         # in its static/ folder
     ledger_unit = "points"
 
     def new_game(self, players: list[str], spec: NewMus) -> dict:
@@ -208,7 +223,11 @@ class MusKind:
         item = self.open_item(rec)
         if item is None:
             return rec.state, None
+        last = self._played         # a page and its toast ask for the same hand: it is played once
+        if last is not None and last[0] is item and last[1] is rec.head and last[2] == len(rec.items):
+            return last[3].state, last[3]
         play = Play(ctx_of(rec.head), item.before, item.body, f"hands[{len(rec.items) - 1}]", strict=False).run()
+        self._played = (item, rec.head, len(rec.items), play)
         return play.state, play
 
     def position(self, rec: GameRec) -> str:
@@ -220,13 +239,11 @@ class MusKind:
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
-        check_at(action, self.position(rec))
-        handler = getattr(self, f"do_{action.TYPE}", None)
-        if handler is None:
-            raise RuleError("v.action_type", "type", type=action.TYPE)
-        if rec.head.get("ended"):
-            raise RuleError("mus.ended_already", "type")
-        return handler(rec, ctx_of(rec.head), action)
+        if rec.head.get("ended"):           # ended by the clock: nothing more to play
+            check_at(action, self.position(rec))
+            if getattr(self, f"do_{action.TYPE}", None) is not None:
+                raise RuleError("mus.ended_already", "type")
+        return by_type(self, rec, action, ctx_of(rec.head))
 
     def do_end_by_time(self, rec, ctx, a: A.EndByTime) -> Change:
         if rec.state["match_winner"]:
@@ -698,7 +715,8 @@ class MusKind:
                 title = msg("mus.chart.won", base=title, team=won["winner"],
                             how=msg("mus.by_ordago") if won["by"] == "ordago" else "")
             chart = {"title": title, "x_labels": grp["labels"], "unit": msg("mus.unit"),
-                     "series": [{"name": f"{t}: {names[t]}", "values": grp["values"][t], "team": t} for t in TEAMS],
+                     "series": [{"name": f"{t}: {names[t]}", "values": grp["values"][t], "team": t,
+                                 "color": self.chart_colors[t]} for t in TEAMS],
                      "reference": {"value": target, "label": msg("mus.chart.target", n=target)}}
             out.append({"title": msg("mus.hist.game", n=g), "chart": chart, "rounds": grp["rounds"]})
         return out
@@ -738,4 +756,3 @@ def _copy_hand(body: dict) -> dict:
 
 
 KIND = MusKind()
-MAX_STAKE = MAX_MONEY

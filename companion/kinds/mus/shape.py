@@ -20,10 +20,6 @@ MAX_WHY = 120
 MAX_TEAM_NAME = 40
 
 
-def team_of(seats: list[str], name: str) -> str:
-    return "A" if seats.index(name) % 2 == 0 else "B"
-
-
 def members(seats: list[str], team: str) -> list[str]:
     return seats[0::2] if team == "A" else seats[1::2]
 
@@ -335,11 +331,3 @@ def _norm_adjust(hand, path) -> dict:
         out["why"] = why
     return {"adjust": out}
 
-
-def item_type(item: dict) -> str:
-    """"adjust", "tally" or "dealt"."""
-    if "adjust" in item:
-        return "adjust"
-    if "tally" in item:
-        return "tally"
-    return "dealt"

@@ -3,20 +3,19 @@ hand in progress and the last few hands (never the whole match). Pure: messages 
 templates render them in the reader's language."""
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
 from ...messages import msg
 from ..base import GameRec, Item
 from .hand import Play, lance
 from .kind import KIND, keepers_of, stones_of, team_names
+from .moves import MAX_TALLY, dump_tally, mv
 from .options import LANCES, TEAMS, effective
-from .shape import MAX_WHY, TALLY_LANCES
+from .shape import TALLY_LANCES
 
 BET_AMOUNTS = (2, 3, 5, 10)
 QUICK_BETS = (2, 5)     # the thumb bar's envite buttons (the others are one tap away, under "More")
 TALLY_POINTS = (1, 2, 3, 4, 5)     # a hand's points per team are mostly 5 or fewer: one tap each
-MAX_TALLY = 30          # awards in one tally hand (a real hand has at most a dozen)
 RAISE_MORE = (2, 5, 10)
 RECENT = 3       # hands the live region shows; the rest is on the hand-by-hand page
 PARES_CHOICES = (("", "–"), ("pareja", {"code": "mus.pares.pareja"}), ("medias", {"code": "mus.pares.medias"}),
@@ -73,7 +72,7 @@ def pick(needs: list[dict], picks: dict, base_url: str | None) -> dict | None:
                 pair["options"].append({
                     "teams": (ta, tb),
                     "href": None if pair["final"] else href({"win_" + now["lance"]: ta, "win_" + nxt["lance"]: tb}),
-                    "value": f"showdown:{now['lance']}:{ta}:{nxt['lance']}:{tb}"})
+                    "value": mv("showdown", **{now["lance"]: ta, nxt["lance"]: tb})})
     return {"now": now, "done": done, "final": len(todo) == 1, "hrefs": hrefs, "hidden": chosen,
             "left": len(todo), "pair": pair, "reset": base_url or ""}
 
@@ -135,43 +134,6 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
 # ---------------------------------------------------------------------------------------------------
 # a tally hand: awards added one tap each, carried in the address until the hand is counted
 
-def read_tally(raw: str | None) -> list[list]:
-    """The awards of a tally in progress from the address (bad or oversized input: what parses)."""
-    if not raw or len(raw) > 4096:
-        return []
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return []
-    out = []
-    for a in data if isinstance(data, list) else []:
-        if not (isinstance(a, list) and 2 <= len(a) <= 4 and a[0] in TEAMS and isinstance(a[1], int)
-                and not isinstance(a[1], bool) and 1 <= a[1] <= 999):
-            continue
-        row = [a[0], a[1], a[2] if len(a) > 2 and a[2] in TALLY_LANCES else None]
-        if len(a) > 3 and isinstance(a[3], str) and a[3].strip():
-            row.append(" ".join(a[3].split())[:MAX_WHY])
-        out.append(row)
-    return out[:MAX_TALLY]
-
-
-def dump_tally(awards: list[list]) -> str:
-    return json.dumps(awards, ensure_ascii=False, separators=(",", ":"))
-
-
-def tally_awards(awards: list[list]) -> list[dict]:
-    """The Tally action's awards (the session file's shape)."""
-    out = []
-    for a in awards:
-        row = {"team": a[0], "points": a[1]}
-        if len(a) > 2 and a[2]:
-            row["lance"] = a[2]
-        if len(a) > 3 and a[3]:
-            row["why"] = a[3]
-        out.append(row)
-    return out
-
-
 def tally_view(awards: list[list], lance_next: str | None, base_url: str | None) -> dict:
     def href(new: list[list], **extra) -> str:
         q = {"mode": "tally", **({"tally": dump_tally(new)} if new else {}), **extra}
@@ -203,9 +165,10 @@ def rest_view(rec: GameRec, progress: dict | None, ui: dict) -> dict:
     needs = KIND.rest_needs(rec) if not ui.get("cards_known") else []
     grid = []
     if len(needs) == 2:
-        grid = [{"teams": (ta, tb), "value": f"rest:{needs[0]}:{ta}:{needs[1]}:{tb}"} for ta in TEAMS for tb in TEAMS]
+        grid = [{"teams": (ta, tb), "value": mv("pass_rest", **{needs[0]: ta, needs[1]: tb})}
+                for ta in TEAMS for tb in TEAMS]
     elif len(needs) == 1:
-        grid = [{"teams": (t,), "value": f"rest:{needs[0]}:{t}"} for t in TEAMS]
+        grid = [{"teams": (t,), "value": mv("pass_rest", **{needs[0]: t})} for t in TEAMS]
     return {"ask": ask, "needs": [{"lance": L, "name": lance(L)} for L in needs], "grid": grid,
             "cards_known": ui.get("cards_known", False),
             "optional": [] if ui.get("cards_known") else

@@ -19,14 +19,15 @@ from ...errors import RuleError
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, signed, template_helpers
-from ...web.games import at_of, new_game, past, record, show
+from ...web.games import at_of, new_game, past, record, record_correction, show
 from ...web.i18n import t
 from . import actions as A
 from .kind import KIND
 from .options import MAX_ANTE, MAX_CARDS_LEFT, MAX_PLAYERS, NewmarketSpec, QUEENS
 from .view import DONE, RECENT, card_info, candidates, deal_lines, page, toast
 
-bp = Blueprint("newmarket", __name__)
+# its templates are in this package (a kind is one folder)
+bp = Blueprint("newmarket", __name__, template_folder="templates")
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 
 
@@ -549,14 +550,8 @@ def correct(token, gi, di):
         order.extend(found)
         return A.ReplaceDeal(index=di, deal=deal, at=at_of(form))
 
-    def on_error(errors, status):
-        fresh = open_session(token)
-        if di >= len(fresh.game(gi, "newmarket").items):
-            return _page(fresh, gi, errors, status)
-        return _correct_page(fresh, gi, di, form if status == 422 else None, errors, status)
-
-    return record(view, gi, build, on_error, lambda path: _correct_field(path, rec, order, di),
-                  location=url_for("newmarket.game", token=token, gi=gi, done=1, step="fixed", n=di + 1))
+    return record_correction(view, gi, di, build, lambda path: _correct_field(path, rec, order, di), _page,
+                             _correct_page)
 
 
 __all__ = ["bp", "QUEENS", "signed"]

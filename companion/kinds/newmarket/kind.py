@@ -18,8 +18,8 @@ typed options of ``new_game``). None of them walks past deals except ``moves``/`
 from __future__ import annotations
 
 from ...errors import RuleError
-from ...messages import CATALOG, msg
-from ..base import Change, GameRec, Item, check_at, fingerprint
+from ...messages import CATALOG, N_, msg
+from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
 from ..validate import is_int, need_bool, need_seated
 from . import actions as A
 from .deal import dealer_index, finish, is_bury, leftover_moves, play, start_state
@@ -48,6 +48,12 @@ class NewmarketKind:
     name = "newmarket"
     title = TITLE
     items_key = "deals"
+    stylesheets = ("chips.css",)       # the chip games' look (the app's static/)
+    # the keys of its companion-state/1 entry
+    csv_columns = ()
+    words_lang = "en"                   # its table words, glossed the first time on a page
+    glosses = {"boodle": N_("the cards that carry chips"), "kitty": N_("a pot the whole table antes to")}
+    state_keys = frozenset({"kind", "chips", "pots", "kitty", "pool", "ended", "net"})
     min_players = 3
     max_players = 8
     actions = A.ACTIONS
@@ -187,11 +193,7 @@ class NewmarketKind:
 
     # -- a tap
     def apply(self, rec: GameRec, action) -> Change:
-        check_at(action, self.position(rec))
-        handler = getattr(self, f"do_{action.TYPE}", None)
-        if handler is None:
-            raise RuleError("v.action_type", "type", type=action.TYPE)
-        return handler(rec, Ctx(rec.head), action)
+        return by_type(self, rec, action, Ctx(rec.head))
 
     def _open(self, rec: GameRec) -> tuple[int, Item]:
         if rec.head["ended"]:
@@ -464,15 +466,11 @@ class NewmarketKind:
                 for p in seats:
                     values[p].append(rec.state["chips"][p])
                 labels.append(msg("chart.end"))
-        chart = None
-        if len(labels) >= 2:
-            chart = {"title": msg("newmarket.chart.title"), "x_labels": labels, "unit": msg("newmarket.unit"),
-                     "series": [{"name": p, "values": values[p]} for p in seats]}
+        chart = players_chart(msg("newmarket.chart.title"), msg("newmarket.unit"), labels, values, seats)
         return [{"title": None, "chart": chart, "rounds": rounds}]
 
     def ledger(self, rec: GameRec) -> list[dict]:
-        return [{"round": m["deal"], "mus_game": None, "lance": None, "team": None, "team_players": None,
-                 "from": m["from"], "to": m["to"], "amount": m["chips"], "why": m["why"]}
+        return [{"round": m["deal"], "from": m["from"], "to": m["to"], "amount": m["chips"], "why": m["why"]}
                 for m in self.moves(rec)]
 
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from companion import kinds, session
+from companion import events as E, kinds, session
 from companion.errors import RuleError
 from companion.kinds.desmoche import KIND, Spec
 from companion.kinds.desmoche import actions as A
@@ -60,14 +60,14 @@ def test_a_night_replayed_from_its_events_with_undo():
     for a in taps:
         events.append((seq, "game", {"game": 0, "action": json.loads(json.dumps(a.to_json()))}))
         seq += 1
-    full = session.replay(events)
+    full = E.replay(events)
     rec = full.games[0]
     assert rec.head["ended"] and rec.state["pot"] == 0
     assert session.settle_of(full.header, full.games)["on_table"] == 0
     # undo the last three taps: the night is as it was after the second hand
-    undone = session.replay(events + [(seq, "undo", {"target": seq - 1}), (seq + 1, "undo", {"target": seq - 2}),
+    undone = E.replay(events + [(seq, "undo", {"target": seq - 1}), (seq + 1, "undo", {"target": seq - 2}),
                                       (seq + 2, "undo", {"target": seq - 3})])
-    before = session.replay(events[:-3])
+    before = E.replay(events[:-3])
     u, b = undone.games[0], before.games[0]
     assert (u.head, u.state, list(u.items)) == (b.head, b.state, list(b.items))
     # the file of the night builds the same series

@@ -145,3 +145,34 @@ def test_everyone_passes_gives_what_the_taps_give_or_refuses_as_they_would(prese
         slow = None
     if quick is not None and slow is not None:
         assert quick.state == slow.state
+
+
+class _Counted(list):
+    """A match's items, counting how many are read."""
+    reads = 0
+
+    def __getitem__(self, i):
+        self.reads += 1 if isinstance(i, int) else len(range(*i.indices(len(self))))
+        return super().__getitem__(i)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+
+def _reads_at(hands: int, action) -> int:
+    """Items read by ``action`` on a hand in progress after ``hands`` stored items."""
+    adjusts = [{"adjust": {"team": "A", "points": 1 if i % 2 == 0 else -1}} for i in range(hands)]
+    rec = KIND.build({"kind": "mus", "rules": {"preset": "spanish"}, "seats": SEATS, "hands": adjusts}, SEATS)
+    rec = play(rec, A.Pass())
+    items = _Counted(rec.items)
+    counted = type(rec)(rec.kind, rec.head, items, rec.state, rec.seed)
+    apply_change(counted, KIND.apply(counted, action))
+    return items.reads
+
+
+@pytest.mark.parametrize("action", [A.Bet(team="A", amount=2, answer="call"), A.Bet(team="B", answer="fold"),
+                                    A.PassRest(grande="A", chica="B", juego="A", pares_held={}, juego_held={})])
+def test_the_quick_taps_read_the_last_item_only(action):
+    """The answered bet and "everyone passes the rest" cost the same at hand 600 as at hand 2."""
+    assert _reads_at(2, action) == _reads_at(600, action) <= 12

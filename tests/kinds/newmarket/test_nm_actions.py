@@ -1,7 +1,6 @@
 """Newmarket taps: refusals (each with the action's field as path), the deal in progress, stale taps,
 replace_deal, undo, and what a write may read (no walk over past deals)."""
 import json
-import time
 
 import pytest
 
@@ -243,20 +242,12 @@ def test_replace_deal_reads_from_the_corrected_deal_on():
     assert min(spy.read) == 35
 
 
-def test_build_of_300_deals_is_fast():
+def test_300_deals_build_back_to_the_same_game():
+    """(How fast: bench/kind_speed.py.)"""
     doc = KIND.to_doc(long_game(300, {"kitty_ante": 1}))
-    KIND.build(doc, P4)
-    best = min(_timed(lambda: KIND.build(doc, P4)) for _ in range(5))
-    assert best < 0.05, best            # a few ms on a laptop; generous for a busy CI machine
     g = KIND.build(doc, P4)
-    tap = min(_timed(lambda: KIND.apply(g, A.StartDeal())) for _ in range(5))
-    assert tap < 0.005, tap
+    assert KIND.to_doc(g) == doc and len(g.items) == 300
 
-
-def _timed(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 def test_rule_error_is_a_value_error():

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from companion import kinds, session
+from companion import events, kinds, session
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket.options import NewmarketSpec
 from companion.messages import render
@@ -194,13 +194,11 @@ def test_session_propagates_a_correction_of_the_carry_game(with_newmarket):
     first = KIND.to_doc(carried_game())
     second = KIND.new_game(PLAYERS, NewmarketSpec(seats=P4, kitty_ante=1))
     s = session.load(session_doc(first, second))
-    rec = s.games[0]
-    change = KIND.apply(rec, A.ReplaceDeal(index=0, deal={"boodles_won": [{"card": "KC", "by": "Bea"}],
-                                                           "blocked": True}))
-    from companion.kinds.base import apply_change
-
-    s.games[0], _inv = apply_change(rec, change)
-    assert session.propagate(s.games, 0, s.players) == [1]
+    night = events.DocNight(s)
+    out = events.step(night, "game", {"game": 0, "action": A.ReplaceDeal(
+        index=0, deal={"boodles_won": [{"card": "KC", "by": "Bea"}], "blocked": True})})
+    assert sorted(out.rebuilt) == [1]
+    night.take(2, out)
     assert state(s.games[1])["pots"] == {"AH": 4, "KC": 0, "QD": 4, "JS": 4}
     net = session.state_of(s)["settle"]
     assert sum(net["net"].values()) + net["on_table"] == 0
