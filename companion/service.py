@@ -17,6 +17,7 @@ version for every phone that asks.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from sqlite_utils import Database
 

@@ -178,7 +178,7 @@ class MusKind:
             if state["match_winner"]:
                 raise RuleError("mus.ended_decided", "ended")
             if items and "open" in items[-1].body:
-                raise RuleError("mus.ended_open", "ended")
+                raise RuleError("mus.end_by_time_open", "ended")
         return GameRec("mus", head, items, state)
 
     def play_from(self, head: dict, base: dict, hands: list, first: int = 0) -> tuple[list[Item], dict]:
@@ -248,7 +248,7 @@ class MusKind:
     def do_end_by_time(self, rec, ctx, a: A.EndByTime) -> Change:
         if rec.state["match_winner"]:
             raise RuleError("mus.ended_decided", "type")
-        self._no_open(rec, "mus.ended_open")
+        self._no_open(rec, "mus.end_by_time_open")
         return Change(head={**rec.head, "ended": "time"})
 
     def _no_open(self, rec: GameRec, code: str = "mus.hand_open") -> None:

@@ -81,7 +81,7 @@ define("mus", {
     "ended_value": N_("ended can only be \"time\": the round's clock ended the match"),
     "ended_decided": N_("the match is decided: the clock cannot end it"),
     "ended_already": N_("the round's clock ended this match: nothing more can be recorded"),
-    "ended_open": N_("finish the hand being recorded first (or undo it), then end the match"),
+    "end_by_time_open": N_("finish the hand being recorded first (or undo it), then end the match"),
     "match_over": N_("the match is over (team %(team)s won it): no more hands"),
     "no_hand": N_("no hand is being recorded: start a hand first"),
     "declare_now": N_("first say who has %(lance)s"),

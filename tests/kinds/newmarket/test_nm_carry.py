@@ -204,6 +204,20 @@ def test_session_propagates_a_correction_of_the_carry_game(with_newmarket):
     assert sum(net["net"].values()) + net["on_table"] == 0
 
 
+def test_a_rebuilt_next_game_keeps_its_club_table_and_round(with_newmarket):
+    """A correction that rebuilds the next game (events._propagate) keeps the table and round a club night
+    put on it (they ride on the head, not in the kind's own file)."""
+    first = {**KIND.to_doc(carried_game()), "table": "11"}
+    second = {**KIND.new_game(PLAYERS, NewmarketSpec(seats=P4, kitty_ante=1)), "table": "11"}
+    s = session.load(session_doc(first, second))
+    night = events.DocNight(s)
+    out = events.step(night, "game", {"game": 0, "action": A.ReplaceDeal(
+        index=0, deal={"boodles_won": [{"card": "KC", "by": "Bea"}], "blocked": True})})
+    assert out.rebuilt[1].head["table"] == "11"
+    night.take(2, out)
+    assert [g["table"] for g in session.to_doc(s)["games"]] == ["11", "11"]
+
+
 def test_old_carry_game_fixture_stays_untouched():
     g = carried_game()
     before = copy.deepcopy(KIND.to_doc(g))
