@@ -80,7 +80,7 @@ def write_db(path: str, doc: dict | None = None) -> dict:
     """The night in a database at ``path``: {"edit", "view", "tables": {label: token}}."""
     from companion.db import connect, init_db
     from companion.session import load
-    from companion import service, store
+    from companion import service
     from companion.web import club_links
 
     init_db(path)
