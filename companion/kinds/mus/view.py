@@ -183,7 +183,7 @@ def tally_view(awards: list[list], lance_next: str | None, base_url: str | None)
     rows = [{"team": a[0], "points": a[1], "lance": lance(a[2]) if len(a) > 2 and a[2] else None,
              "why": a[3] if len(a) > 3 else None} for a in awards]
     return {"awards": rows, "sums": sums, "add": add, "lances": lances, "lance_next": lance_next,
-            "raw": dump_tally(awards), "full": full,
+            "raw": dump_tally(awards), "full": full, "max": MAX_TALLY,
             "drop_last": href(awards[:-1], **({"tl": lance_next} if lance_next else {})) if awards else None,
             "clear": href([]) if awards else None}
 
