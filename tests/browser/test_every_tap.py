@@ -274,3 +274,56 @@ def test_a_tap_made_while_the_server_is_down_lands_after_a_reload(browser, serve
     wait_open(page, edit, "chica")
     page.wait_for_selector("#thumb .mus-lance:has-text('Chica')")
     ctx.close()
+
+
+def test_a_waiting_tap_refused_as_stale_shows_the_game_now(browser, server):
+    """While this phone's tap waits, another phone records the step: the tap is refused (409) when it
+    arrives, and the phone shows the game as it is now and says what became of its tap."""
+    ctx, other = _touch(browser), _touch(browser)
+    page = ctx.new_page()
+    edit, game = new_match(page, server.base)
+    page.route("**/mus/0/**", lambda route: route.abort("connectionrefused") if route.request.method == "POST"
+               else route.continue_())
+    page.tap("#thumb button[value=pass]")
+    wait_waiting(page, 1)
+    second = other.new_page()
+    second.goto(game)
+    wait_settled(second)
+    second.tap("#thumb button[value='bet:B:2:fold']")          # Grande: B envida 2, no quiero
+    wait_open(page, edit, "chica")
+    page.unroute("**/mus/0/**")
+    wait_waiting(page, 0)
+    page.wait_for_selector("#thumb .mus-lance:has-text('Chica')")
+    assert "moved on" in page.locator("#net-error").inner_text()
+    got = hands(page, edit)
+    assert got[0]["open"] == "chica"                            # the waiting Paso did not pass Chica too
+    ctx.close()
+    other.close()
+
+
+def test_the_watch_link_reconnects_by_itself_and_says_so(browser, server):
+    ctx, watcher = _touch(browser), _touch(browser)
+    page = ctx.new_page()
+    edit, game = new_match(page, server.base)
+    page.goto(edit)
+    view = page.locator("#watch-link").input_value()
+    watch = watcher.new_page()
+    watch.goto(view)
+    watch.locator("a[href*='/mus/0']").first.click()
+    watch.wait_for_selector("#live")
+    before = _version(watch)
+    server.kill()
+    banner = watch.locator("#net-error")
+    banner.wait_for(state="visible", timeout=20000)
+    assert "reconnecting" in banner.inner_text()
+    assert watch.locator(".scorebar[data-stale]").count() == 1
+    server.start()
+    page.goto(game)
+    wait_settled(page)
+    page.tap("#thumb button[value=pass]")
+    wait_open(page, edit, "chica")
+    wait_version_after(watch, before, timeout=30)               # the new step shows with nobody touching it
+    assert "Connected again" in banner.inner_text()
+    assert watch.locator(".scorebar[data-stale]").count() == 0
+    ctx.close()
+    watcher.close()
