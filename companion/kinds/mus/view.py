@@ -218,10 +218,16 @@ def toast(rec: GameRec) -> dict | None:
     current, play = KIND.current(rec)
     if play is not None:
         pr = play.progress
-        steps = rec.items[-1].body.get(pr["stage"]) if pr["stage"] in LANCES else None
+        body = rec.items[-1].body
+        steps = body.get(pr["stage"]) if pr["stage"] in LANCES else None
         if steps and (pr["bidding"] or {}).get("kind") == "pending":
             return msg("mus.toast.step", lance=lance(pr["lance"] or pr["stage"]), step=step_text(steps[-1]))
+        accepted = ordago_accepted(body)
+        if accepted and pr["status"] == "showdown":
+            return msg("mus.toast.ordago", lance=lance(accepted))
         done = play.result["lances"]
+        if declared_last(body, pr, done):
+            return msg("mus.toast.declared", lance=lance(pr["lance"] or pr["stage"]))
         if done:
             return msg("mus.toast.step", lance=lance(done[-1]["lance"]), step=done[-1]["what"])
         return msg("mus.toast.started", hand=pr["hand"], mano=pr["mano"])
@@ -236,6 +242,36 @@ def toast(rec: GameRec) -> dict | None:
     if ended:
         return msg("mus.toast.game", base=base, team=ended["winner"], game=ended["game"])
     return base
+
+
+def ordago_accepted(body: dict) -> str | None:
+    """The lance whose órdago was accepted (quiero) in this hand: the count decides the game."""
+    for L in LANCES:
+        steps = body.get(L) or []
+        if len(steps) >= 2 and "ordago" in steps[-2] and "call" in steps[-1]:
+            return L
+    return None
+
+
+def declared_last(body: dict, pr: dict, done: list) -> bool:
+    """Whether the last tap was "who has pares and juego" (it plays no lance itself): the bidding of pares
+    or juego has not started and no lance was settled after the declaration."""
+    if "declared" not in body or pr["status"] != "bidding" or pr["stage"] not in ("pares", "juego"):
+        return False
+    if body.get(pr["stage"]):
+        return False
+    # (pares settled by the declaration itself, "nobody had it", says so in its own toast)
+    return not done or done[-1]["lance"] in ("grande", "chica")
+
+
+def undone(rec: GameRec) -> dict | None:
+    """What undo is about to take back, said as the toast after it: "Undone: A 2 · quiero in Chica"."""
+    said = toast(rec)
+    if said is None:
+        return None
+    if said["code"] == "mus.toast.step":
+        return msg("mus.toast.undone_step", step=said["step"], lance=said["lance"])
+    return msg("mus.toast.undone", what=said)
 
 
 def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, picks: dict, base_url,
@@ -287,6 +323,8 @@ def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, p
         if progress["status"] == "showdown":
             ui["needs"] = [{"lance": L, "name": lance(progress["lances"][L]["name"])} for L in progress["needs"]]
             ui["pick"] = pick(ui["needs"], picks, base_url)
+            decides = ordago_accepted(body)
+            ui["decides"] = lance(decides) if decides else None
     ui["players"] = player_rows(seats, ui["order"])
     return ui
 

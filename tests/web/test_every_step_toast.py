@@ -1,0 +1,49 @@
+"""Every step says what happened (issue 16): an accepted órdago, undo, "Go on" after Chica."""
+import re
+
+from helpers import new_session
+from test_mus_web import act, add_match, form_fields
+
+
+def toast_of(client, url):
+    page = client.get(url).get_data(as_text=True)
+    m = re.search(r'class="toast-text">([^<]*)<', page)
+    return (m.group(1).strip() if m else None), page
+
+
+def match(client):
+    links = new_session(client)
+    return links, add_match(client, links["edit"], preset="spanish")
+
+
+def test_an_accepted_ordago_says_the_count_decides_the_game(client):
+    links, game = match(client)
+    act(client, game, "ordago:A")
+    act(client, game, "call")
+    said, page = toast_of(client, game + "?done=1")
+    assert said == "✓ Órdago accepted in Grande: the count decides the game"
+    bar = page[page.index('id="thumb"'):]
+    assert "It decides the game (órdago accepted in Grande)." in bar[:bar.index("</p>")]
+
+
+def test_undo_says_what_it_took_back(client):
+    links, game = match(client)
+    act(client, game, "pass")
+    act(client, game, "bet:A:2:call")
+    page = client.get(game).get_data(as_text=True)
+    undo = re.search(r'action="([^"]*/undo/0)"', page).group(1)
+    resp = client.post(undo, data=form_fields(page, undo))
+    assert resp.status_code == 303
+    said, page = toast_of(client, resp.headers["Location"])
+    assert said == "↶ Undone: envite of 2 called in Chica", said
+    assert toast_of(client, game)[0] is None                  # said once: a reload does not say it again
+
+
+def test_go_on_after_chica_does_not_repeat_chica(client):
+    links, game = match(client)
+    act(client, game, "pass")
+    act(client, game, "pass")
+    assert toast_of(client, game + "?done=1")[0] == "✓ Chica: passed"
+    act(client, game, "declare", pares0="pareja", pares1="medias")
+    said = toast_of(client, game + "?done=1")[0]
+    assert said == "✓ Pares and juego said · now Pares", said
