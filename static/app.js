@@ -464,7 +464,7 @@
     ["A", "B"].forEach(function (t) {
       var sum = 0;
       awards.forEach(function (a) { if (a[0] === t) sum += a[1]; });
-      document.querySelectorAll("[data-tally-sum=" + t + "]").forEach(function (el) { el.textContent = String(sum); });
+      document.querySelectorAll("[data-tally-sum=" + t + "]").forEach(function (el) { el.textContent = t + " +" + sum; });
     });
     var live = document.getElementById("live") || document;
     live.querySelectorAll("a[href*='mode=tally']").forEach(function (a) {
@@ -501,5 +501,15 @@
     awards.push(added);
     write(f, awards, added);
     b.classList.remove("tapped"); void b.offsetWidth; b.classList.add("tapped");   // a flash: the tap was seen
+  }, true);
+})();
+
+// The four hands opened: the rows and the keypad come into view above the bar (the bar's button sends them).
+(function () {
+  "use strict";
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (!d.matches || !d.matches("details.mus-cards") || !d.open) return;
+    d.scrollIntoView({block: "start"});
   }, true);
 })();

@@ -82,13 +82,13 @@ def test_fast_tally_taps_all_count(browser, live_server, size):
     page.tap("#thumb .mus-a a[data-tally-add='A:1']")
     page.tap("#thumb .mus-b a[data-tally-add='B:2']")
     # the pending totals show at once, one per team
-    assert page.locator("[data-tally-sum=A]").first.inner_text() == "21"
-    assert page.locator("[data-tally-sum=B]").first.inner_text() == "2"
+    assert page.locator("[data-tally-sum=A]").first.inner_text() == "A +21"
+    assert page.locator("[data-tally-sum=B]").first.inner_text() == "B +2"
     assert page.locator("[data-tally-list] li").count() == 6
     # a reload keeps the hand being counted (the address carries it)
     page.reload()
     wait_settled(page)
-    assert page.locator("[data-tally-sum=A]").first.inner_text() == "21"
+    assert page.locator("[data-tally-sum=A]").first.inner_text() == "A +21"
     before = _version(page)
     page.tap("#thumb button[value=tally]")
     wait_version_after(page, before)
