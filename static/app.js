@@ -510,6 +510,11 @@
   document.addEventListener("toggle", function (ev) {
     var d = ev.target;
     if (!d.matches || !d.matches("details.mus-cards") || !d.open) return;
-    d.scrollIntoView({block: "start"});
+    // the keypad's last row just above the bar (the rows of names above it, under the score)
+    var pad = d.querySelector("[data-keypad]:not([hidden])") || d;
+    var bar = document.getElementById("thumb");
+    var limit = bar ? bar.getBoundingClientRect().top - 6 : window.innerHeight;
+    var by = pad.getBoundingClientRect().bottom - limit;
+    if (by > 0) window.scrollBy(0, by);
   }, true);
 })();
