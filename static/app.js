@@ -202,7 +202,11 @@
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
     var d = ev.detail, key = keyOfRequest(d);
-    if (key && d.xhr && d.xhr.status) { delete inFlight[key]; answered[key] = true; }
+    if (key && d.xhr && d.xhr.status) {
+      delete inFlight[key];
+      // answered: its form is replaced by the answer (one that replaces nothing leaves the form usable)
+      if (d.xhr.status !== 204 && d.xhr.getResponseHeader("HX-Reswap") !== "none") answered[key] = true;
+    }
     if (d && d.xhr && d.xhr.status && offline) { offline = false; show(words("reconnected")); }
     if (d && d.xhr && d.xhr.status && outbox.length) flush();
   });
