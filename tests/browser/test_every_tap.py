@@ -101,10 +101,11 @@ def test_fast_tally_taps_all_count(browser, live_server, size):
     ctx.close()
 
 
-def test_two_taps_on_one_control_send_one_request(browser, live_server):
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_two_taps_on_one_control_send_one_request(browser, live_server, size):
     """The second tap lands on the same rendered button (its answer is held back until both taps are made):
     one request; the next screen's button, tapped as soon as it shows, is a new step."""
-    ctx = _touch(browser)
+    ctx = _touch(browser, *size)
     page = ctx.new_page()
     edit, game = new_match(page, live_server)
     held = []
@@ -201,8 +202,9 @@ def wait_open(page, edit, lance, timeout=20):
         page.wait_for_timeout(100)
 
 
-def test_a_tap_lost_with_the_server_lands_once_by_itself(browser, server):
-    ctx = _touch(browser)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_tap_lost_with_the_server_lands_once_by_itself(browser, server, size):
+    ctx = _touch(browser, *size)
     page = ctx.new_page()
     edit, game = new_match(page, server.base)
 
@@ -256,20 +258,24 @@ def test_a_committed_tap_whose_answer_was_lost_lands_once_on_try_again(browser, 
     ctx.close()
 
 
-def test_a_tap_made_while_the_server_is_down_lands_after_a_reload(browser, server):
-    ctx = _touch(browser)
+@pytest.mark.parametrize("reload", [False, True], ids=["no-reload", "reload"])
+def test_a_tap_made_while_the_server_is_down_lands_once_it_is_back(browser, server, reload):
+    ctx = _touch(browser, 320, 640)
     page = ctx.new_page()
     edit, game = new_match(page, server.base)
     server.kill()
     page.tap("#thumb button[value=pass]")
     wait_waiting(page, 1)
     assert page.locator("#net-error").is_visible()
-    try:                                            # the table reloads while the server is still down
-        page.reload(timeout=5000)
-    except Exception:
-        pass
-    server.start()
-    page.goto(game)
+    if reload:
+        try:                                        # the table reloads while the server is still down
+            page.reload(timeout=5000)
+        except Exception:
+            pass
+        server.start()
+        page.goto(game)                             # and opens the game again once it is back
+    else:
+        server.start()
     wait_waiting(page, 0)
     wait_open(page, edit, "chica")
     page.wait_for_selector("#thumb .mus-lance:has-text('Chica')")

@@ -24,6 +24,9 @@ def test_an_accepted_ordago_says_the_count_decides_the_game(client):
     assert said == "✓ Órdago accepted in Grande: the count decides the game"
     bar = page[page.index('id="thumb"'):]
     assert "It decides the game (órdago accepted in Grande)." in bar[:bar.index("</p>")]
+    # the hand in progress says it too (no "A +0 B +0" with nothing under it)
+    log = page[page.index('class="card mus-log"'):]
+    assert "órdago, quiero: the count decides the game" in log
 
 
 def test_undo_says_what_it_took_back(client):

@@ -42,6 +42,7 @@ define("mus", {
     "toast.declared": N_("Pares and juego said · now %(lance)s"),
     "toast.undone_step": N_("Undone: %(step)s in %(lance)s"),
     "toast.undone": N_("Undone: %(what)s"),
+    "toast.ordago_line": N_("órdago, quiero: the count decides the game"),
     "why.tally_lance": N_("%(lance)s (tally)"),
     "why.tally_note": N_("%(note)s"),
     "why.adjust": N_("Score adjusted"),

@@ -113,7 +113,11 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
     first = len(rec.items) - len(recent)      # the recent items are the last ones
     hands = [dict(hand_view(item.result), n=first + k + 1) for k, item in enumerate(recent) if item.result]
     if play is not None:
-        hands.append(hand_view(play.result, is_open=True))
+        now = hand_view(play.result, is_open=True)
+        accepted = ordago_accepted(rec.items[-1].body)
+        if accepted:          # the órdago's lance is settled by the count: the hand says so meanwhile
+            now["lance_list"] = now["lance_list"] + [{"lance": lance(accepted), "text": msg("mus.toast.ordago_line")}]
+        hands.append(now)
     hands.reverse()
     st["scoring"] = head.get("scoring", "bids")
     ui = controls(rec, st, progress, play, picks or {}, base_url, mano_override)
@@ -314,6 +318,9 @@ def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, p
                   steps=[step_text(s) for s in steps], total=b.get("total", 0), to_answer=b.get("to_answer"),
                   ordago=bool(b.get("ordago")), cards_known=progress["cards_known"], game=progress["game"],
                   so_far=[{"lance": lance(x["lance"]), "text": x["what"]} for x in play.result["lances"]])
+        accepted = ordago_accepted(body)
+        if accepted:
+            ui["so_far"].append({"lance": lance(accepted), "text": msg("mus.toast.ordago_line")})
         if b.get("to_answer"):
             ui["fold_points"] = b["fold_points"]
             ui["bettor"] = b["bettor"]
