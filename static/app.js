@@ -170,9 +170,12 @@
 
   // A write about to be sent: the same key twice (a double tap, or a tap on a screen the answer has not
   // replaced yet) is dropped; behind taps that wait, it waits too (the order is kept).
+  var GIVE_UP_MS = 12000;  // no answer by then (Wi-Fi gone, not refused): the tap waits in the outbox
   document.addEventListener("htmx:configRequest", function (ev) {
     var d = ev.detail;
-    if (!d || d.verb === "get") return;
+    if (!d) return;
+    if (!d.timeout) d.timeout = GIVE_UP_MS;
+    if (d.verb === "get") return;
     var fields = fieldsOf(d);
     var key = keyOf(fields);
     if (!key) return;
@@ -202,6 +205,10 @@
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
     var d = ev.detail, key = keyOfRequest(d);
+    if (d && d.xhr && [502, 503, 504].indexOf(d.xhr.status) >= 0) {   // no answer (see htmx:beforeSwap)
+      if (key) delete inFlight[key];
+      return;
+    }
     if (key && d.xhr && d.xhr.status) {
       delete inFlight[key];
       // answered: its form is replaced by the answer (one that replaces nothing leaves the form usable)
@@ -209,6 +216,20 @@
     }
     if (d && d.xhr && d.xhr.status && offline) { offline = false; show(words("reconnected")); }
     if (d && d.xhr && d.xhr.status && outbox.length) flush();
+  });
+  // A gateway between the phone and the app that answers for it (502/503/504: the app is down behind a
+  // proxy) is no answer: the tap waits, the error page is not shown.
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var d = ev.detail, key = keyOfRequest(d);
+    if (!d.xhr || [502, 503, 504].indexOf(d.xhr.status) < 0) return;
+    d.shouldSwap = false;
+    if (key) {
+      delete answered[key];
+      enqueue({key: key, path: d.requestConfig.path, fields: fieldsOf(d.requestConfig)});
+    }
+    offline = true;
+    show();
+    later();
   });
   function lost(ev) {
     var d = ev.detail, key = keyOfRequest(d);
@@ -251,7 +272,8 @@
                        headers: {"Content-Type": "application/x-www-form-urlencoded"}})
       .then(function (res) {
         return res.text().then(function (html) {
-          outbox = load().filter(function (e) { return e.key !== entry.key; });  // (another tab may have sent it)
+          if ([502, 503, 504].indexOf(res.status) >= 0) { flushing = false; offline = true; show(); later(); return; }
+          outbox = outbox.filter(function (e) { return e.key !== entry.key; });
           save();
           answered[entry.key] = true;
           offline = false;
@@ -343,7 +365,7 @@
   document.addEventListener("htmx:afterRequest", function (ev) {
     // no swap will follow (an error with no answer, a 204): nothing to put back
     var xhr = ev.detail.xhr;
-    if (!xhr || !xhr.status || xhr.status === 204) { before = null; idle(); }
+    if (!xhr || !xhr.status || xhr.status === 204 || [502, 503, 504].indexOf(xhr.status) >= 0) { before = null; idle(); }
   });
   function sheetsReady(done) {
     var waiting = Array.prototype.filter.call(document.querySelectorAll("link[rel=stylesheet]"),

@@ -333,3 +333,22 @@ def test_the_watch_link_reconnects_by_itself_and_says_so(browser, server):
     assert watch.locator(".scorebar[data-stale]").count() == 0
     ctx.close()
     watcher.close()
+
+
+def test_a_gateway_error_is_no_answer_the_tap_waits_and_lands_once(browser, live_server):
+    """Behind a proxy, the app down answers 502 through the proxy: the tap waits (no error page) and lands
+    once the app answers again."""
+    ctx = _touch(browser)
+    page = ctx.new_page()
+    edit, game = new_match(page, live_server)
+    page.route("**/mus/0/**", lambda route: route.fulfill(status=502, body="Bad Gateway")
+               if route.request.method == "POST" else route.continue_())
+    page.tap("#thumb button[value=pass]")
+    wait_waiting(page, 1)
+    assert page.locator("#thumb button[value=pass]").is_visible()      # the game, not an error page
+    page.unroute("**/mus/0/**")
+    wait_waiting(page, 0)
+    wait_open(page, edit, "chica")
+    page.wait_for_selector("#thumb .mus-lance:has-text('Chica')")
+    assert len(hands(page, edit)) == 1
+    ctx.close()
