@@ -356,7 +356,7 @@
     var elt = ev.detail.elt;
     if (elt && elt.id === "live") return;                    // a live poll: nobody tapped
     if (elt && elt.getAttribute && elt.getAttribute("hx-swap") === "none") return;   // (the beacon)
-    before = {y: window.scrollY, path: location.pathname};
+    before = {y: window.scrollY, path: location.pathname, xhr: ev.detail.xhr};
     root.setAttribute("data-busy", "1");
   });
   function idle() {
@@ -365,6 +365,7 @@
   document.addEventListener("htmx:afterRequest", function (ev) {
     // no swap will follow (an error with no answer, a 204): nothing to put back
     var xhr = ev.detail.xhr;
+    if (!before || xhr !== before.xhr) return;                  // (another request: a live poll)
     if (!xhr || !xhr.status || xhr.status === 204 || [502, 503, 504].indexOf(xhr.status) >= 0) { before = null; idle(); }
   });
   function sheetsReady(done) {
@@ -398,8 +399,9 @@
     before = null;
     restore(y);
   }
-  document.addEventListener("htmx:afterSettle", function () {
-    // the body (a page change) or the region a tap replaced; a live poll's swap changes nothing here
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    // the swap of the tap's own answer (a live poll's swap, even in the middle of a tap, changes nothing here)
+    if (!before || (ev.detail && ev.detail.xhr && ev.detail.xhr !== before.xhr)) return;
     settled();
   });
   document.addEventListener("companion:replaced", function (ev) { before = null; restore(ev.detail.y); });

@@ -3,48 +3,19 @@
 - The forms' main buttons (start a session, start a match) are on the first screen at 360 x 740 (they stay
   at the bottom while the form is longer than the screen), and settle's payments start on the first screen.
 - No text is wider than its control, and no "✓" or "…" wraps onto a line of its own, at 320 x 640 in
-  English, Spanish and Japanese, at every step of a Mus hand (bids, the declaration, the count with the
-  keypad, everyone passes, the tally, the fix page), of a Newmarket deal and of a Desmoche hand.
+  English, Spanish and Japanese, at every step of a Mus hand (the opening with every option open, an
+  answer, the declaration, pares, juego/punto, the count with the keypad, the hand counted, its fix page,
+  everyone passes, the tally) and on the first screen of Newmarket and Desmoche.
 - Entering the four hands at the count: the keypad is in view above the bar, and the bar holds only the
   button that counts them."""
 import pytest
 
 from helpers import start_session
+from widths import WIDE            # every text wider than its control, every ✓ or … alone on its line
 
 LANGS = [("en-GB", "en"), ("es-ES", "es"), ("ja-JP", "ja")]
 PLAYERS = ("Ane", "Begoña", "Carlos", "Dani")
 
-# every text wider than its control, and every ✓ or … alone on its line
-WIDE = """() => {
-  const out = [];
-  const shown = e => e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden';
-  for (const el of document.querySelectorAll('.btn, button, label.toggle > span, summary, .thumb-label')) {
-    if (!shown(el) || !el.textContent.trim()) continue;
-    const box = el.getBoundingClientRect();
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const text = range.getBoundingClientRect();
-    const what = el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40);
-    if (text.right > box.right + 1 || text.left < box.left - 1 || el.scrollWidth > el.clientWidth + 1)
-      out.push('wider than its control: ' + what + ' (' + Math.round(text.width) + ' in ' + Math.round(box.width) + ')');
-    // a closing mark on a line of its own
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    let last = null, node;
-    while ((node = walker.nextNode())) if (node.textContent.trim()) last = node;
-    if (!last) continue;
-    const s = last.textContent.replace(/\\s+$/, '');
-    const mark = s.slice(-1);
-    if ((mark === '\\u2713' || mark === '\\u2026') && s.length >= 1) {
-      const r1 = document.createRange(); r1.setStart(last, s.length - 1); r1.setEnd(last, s.length);
-      const line = r1.getBoundingClientRect();
-      const all = [...range.getClientRects()].filter(r => r.width > 0);
-      const before = all.filter(r => r.bottom <= line.top + 1);
-      const same = all.filter(r => Math.abs(r.top - line.top) < 2 && r.left < line.left - 1);
-      if (before.length && !same.length) out.push('"' + mark + '" alone on its line: ' + what);
-    }
-  }
-  return out;
-}"""
 
 
 def at_rest(page):

@@ -98,7 +98,7 @@ def test_a_whole_short_match(live_server, phone, second_phone, shots):
     assert page.input_value("input[name=cards1]") == "RRCS"
     assert page.input_value("input[name=cards0]") == "CCSA"
     shot(page, shots, "07-cards")
-    tap(page, "button[value='cards:start']")
+    tap(page, "#thumb button[value='cards:start']")          # the bar's button while the hands are open
     tap(page, "button[value='ordago:A']")
     tap(page, "button[value=call]")
     assert page.locator(".mus-over:has-text('Game 1 won by team B')").is_visible()

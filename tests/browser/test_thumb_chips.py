@@ -15,6 +15,7 @@ import time
 
 import pytest
 from helpers import start_session
+from widths import WIDE
 
 # the scroll kept and the bar in view must not depend on timing: every test here runs with the CPU busy
 pytestmark = pytest.mark.usefixtures("cpu_load")
@@ -82,6 +83,8 @@ def check(page, shots: str, name: str, score: bool = True) -> None:
     names = page.evaluate("""() => [...document.querySelectorAll('.cg-name, #thumb .btn, #thumb .toggle span')]
         .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""")
     assert names == [], f"{name}: names wider than their box: {names}"
+    bad = page.evaluate(WIDE)
+    assert bad == [], f"{name}: {bad}"
 
 
 def scroll_to_middle(page) -> int:

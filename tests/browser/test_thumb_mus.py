@@ -7,6 +7,7 @@ import time
 import pytest
 
 from helpers import start_session
+from widths import WIDE
 
 SIZES = [(360, 740), (320, 640)]
 
@@ -49,6 +50,8 @@ def check_thumb(page, width, height, label):
         assert h >= 44, f"{label}: '{text}' is {h:.0f} px tall"
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width, f"{label}: the page is {wide} px wide"
+    bad = page.evaluate(WIDE)
+    assert bad == [], f"{label}: {bad}"
 
 
 def new_match(page, base, target=None, preset="spanish"):
