@@ -148,6 +148,10 @@
     } else {
       b.hidden = true;
     }
+    if (!b.hidden) {
+      var bar = document.getElementById("thumb");
+      b.style.setProperty("--net-above", (bar ? Math.max(0, window.innerHeight - bar.getBoundingClientRect().top) : 0) + "px");
+    }
     root.classList.toggle("net-offline", offline || n > 0);
     root.setAttribute("data-outbox", String(n));
     var stale = words("stale");
