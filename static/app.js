@@ -391,11 +391,24 @@
       window.scrollTo(0, y);
       requestAnimationFrame(function () {
         window.scrollTo(0, y);
+        stepInView();
         root.classList.remove("restoring");
         idle();
         root.setAttribute("data-settled", String((+root.getAttribute("data-settled") || 0) + 1));
       });
     });
+  }
+  // A step that is a form of rows (who has pares and juego): its first row right under the score, so
+  // that the rows fill what scrolls above the bar (the rest of the page is kept where it was).
+  function stepInView() {
+    var form = document.querySelector("[data-step-form]");
+    if (!form) return;
+    var top = document.querySelector(".score-top");
+    for (var pass = 0; pass < 2; pass++) {    // (the header scrolls away on the first: the score sticks then)
+      var under = top ? top.getBoundingClientRect().bottom + 4 : 0;
+      var at = form.getBoundingClientRect().top;
+      if (Math.abs(at - under) > 2) window.scrollBy(0, at - under);
+    }
   }
   function settled() {
     if (!before) return;

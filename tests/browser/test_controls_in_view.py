@@ -79,6 +79,12 @@ def test_no_text_is_wider_than_its_control_at_320(small, live_server):
     tap(page, "#thumb button[value=call]")
     tap(page, "#thumb button[value=pass]")
     no_wide_text(page, "mus declare")
+    # the declaration rows fill what scrolls between the score and the bar (not two rows under the score)
+    seen = page.evaluate("""() => { const top = document.querySelector('.score-top').getBoundingClientRect().bottom;
+        const bar = document.getElementById('thumb').getBoundingClientRect().top;
+        return [...document.querySelectorAll('#declare-form .mus-decl-row')].filter(r => {
+            const b = r.getBoundingClientRect(); return b.top >= top - 1 && b.bottom <= bar + 1; }).length; }""")
+    assert seen >= 5, f"only {seen} declaration rows in view at 320 x 640"
     page.locator("input[name=pares0][value=medias]").check()
     page.locator("input[name=pares1][value=duples]").check()
     tap(page, "#thumb button[value=declare]")
