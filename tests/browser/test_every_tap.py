@@ -152,7 +152,8 @@ class Server:
         env = dict(os.environ, COMPANION_ADMIN_TOKEN="x" * 32)
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--db", self.db, "--host", "127.0.0.1",
                                       "--port", str(self.port), "--base-url", self.base, "--threads", "4"],
-                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     start_new_session=True)   # its own group: gunicorn's workers with it
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -164,7 +165,8 @@ class Server:
                 time.sleep(0.05)
 
     def kill(self):
-        os.kill(self.proc.pid, signal.SIGKILL)
+        # the server's PID names its process group: gunicorn's master and every worker it forked die at once
+        os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
 
