@@ -13,7 +13,10 @@ Scenarios (each for the presets pagat and spanish; 4 players, mano Ane, team A =
   (iii) everyone passes, no cards, nobody has pares or juego (Punto is played);
   (iv)  one envite called in Chica (A 2, B quiero), pares and juego uncontested (only A has them);
   (v)   a tally match: the all-pass hand of (ii), its points added per team;
-  (vi)  fixing one lance's winner in a past hand (the Chica of (iv) was B's, not A's).
+  (vi)  fixing one lance's winner in a past hand (the Chica of (iv) was B's, not A's);
+  (vii) the showdown with the cards entered: an órdago accepted in Grande (2 taps, not counted), then at
+        the count the four hands are entered (16 rank keys) and counted;
+  (viii) fixing what was held in a past hand: in (iv) Bea (team B) held pareja too, and B's was better.
 
     python bench/mus_taps.py [--out bench/RESULTS-mus.md]
 """
@@ -34,7 +37,7 @@ from companion import create_app  # noqa: E402
 
 SEATS = ("Ane", "Bea", "Carlos", "Dani")
 CARDS = {"Ane": "RRSA", "Bea": "CCS7", "Carlos": "4567", "Dani": "A456"}   # both teams: pares and juego
-AIMS = {"(i)": None, "(ii)": 6, "(iii)": 6, "(iv)": 6, "(v)": 3, "(vi)": 4}
+AIMS = {"(i)": None, "(ii)": 6, "(iii)": 6, "(iv)": 6, "(v)": 3, "(vi)": 4, "(vii)": 18, "(viii)": 5}
 
 
 def forms(page: str) -> list[tuple[dict, str]]:
@@ -95,6 +98,25 @@ class Phone:
                 self.log.append(f"{what} (1)")
                 return
         raise AssertionError(f"no link {pattern}")
+
+    def get_form(self, marker: str, toggles: dict, what: str):
+        """Submit the GET form holding ``marker`` (a hidden field, e.g. name="edit" value="held") with its
+        checked radios as they are, the toggles set (one tap each) and its button (one tap)."""
+        page = self.page()
+        for attrs, body in forms(page):
+            if marker in body and attrs.get("method") == "get":
+                data = hidden_of(body)
+                for name, value in re.findall(r'<input type="radio" name="([^"]+)" value="([^"]*)"[^>]*checked', body):
+                    data[name] = html.unescape(value)
+                data.update(toggles)
+                resp = self.c.get(html.unescape(attrs["action"]), query_string=data)
+                assert resp.status_code == 303, (what, resp.status_code, re.findall(
+                    r'class="error"[^>]*>([^<]*)', resp.get_data(as_text=True)))
+                self.url = resp.headers["Location"]          # the page with the changed draft
+                self.taps += 1 + len(toggles)
+                self.log.append(f"{what} + {len(toggles)} toggles ({1 + len(toggles)})")
+                return
+        raise AssertionError(f"no GET form with {marker}")
 
     def details(self, summary: str):
         assert summary in self.page()
@@ -209,6 +231,31 @@ def hand_vi(preset):
     return p
 
 
+def hand_vii(preset):
+    p = new_phone(preset)
+    p.button("ordago:A")                               # grande: A órdago, B quiero: the count decides
+    p.button("call")
+    assert "Or enter the four hands" in p.page(), "not at the count"
+    p.taps, p.log = 0, []                              # counted from the showdown screen
+    p.details("Or enter the four hands")
+    p.keypad(16)
+    p.button("cards:showdown", typed={f"cards{i}": CARDS[n] for i, n in enumerate(SEATS)})
+    return p
+
+
+def hand_viii(preset):
+    p = hand_iv(preset)
+    p.taps, p.log = 0, []
+    before = p.hands()[0]
+    p.url = p.game
+    p.link(r"Fix hand 1", "Fix hand 1")
+    p.get_form('name="edit" value="held"', {"pares1": "pareja", "win_pares": "B"}, "Use what was held")
+    p.button("save")
+    after = p.hands()[0]
+    assert after != before and after["showdown"]["pares"] == "B", after
+    return p
+
+
 SCENARIOS = [
     ("(i) all pass, cards entered", hand_i),
     ("(ii) all pass, no cards, both teams pares + juego", hand_ii),
@@ -216,6 +263,8 @@ SCENARIOS = [
     ("(iv) Chica envite called, pares/juego uncontested", hand_iv),
     ("(v) tally match: the hand of (ii)", hand_v),
     ("(vi) fix one lance's winner in a past hand", hand_vi),
+    ("(vii) the count (showdown) with the cards entered", hand_vii),
+    ("(viii) fix what was held (pares) in a past hand", hand_viii),
 ]
 
 

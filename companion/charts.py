@@ -3,7 +3,8 @@
 The strict CSP forbids inline ``style`` and scripts, so the SVG uses presentation attributes only
 (``stroke=``, ``fill=``, ``stroke-dasharray=``); text and grid lines use ``currentColor`` so that the
 chart follows the page's light or dark colours. Every series also differs by its dash pattern and its
-marker shape, not by colour alone. The drawing is sized for a 360 px phone: the viewBox is 320 units
+marker shape, not by colour alone, and lines that share values are drawn side by side (never one hidden
+under another). The drawing is sized for a 360 px phone: the viewBox is 320 units
 wide and the SVG scales to the card's width (the table scrolls inside its own box when it is wider).
 
 ``line_chart(chart_id, title, x_labels, series, ...) -> str``  one ``<figure>`` (HTML text, escaped)
@@ -21,7 +22,7 @@ from itertools import pairwise
 
 from .messages import N_, define, render
 
-__all__ = ["line_chart", "nice_ticks", "x_label_indices", "PALETTE"]
+__all__ = ["line_chart", "nice_ticks", "x_label_indices", "overlap_offsets", "PALETTE"]
 
 WIDTH, HEIGHT = 320, 200
 TOP, BOTTOM, RIGHT = 12, 30, 10
@@ -179,6 +180,26 @@ def x_label_indices(labels: list[str], plot_w: float) -> list[int]:
     return [0, n - 1]
 
 
+OVERLAP_GAP = 3.0  # viewBox units between two lines drawn side by side where they share a value
+
+
+def overlap_offsets(values: list[list]) -> list[list[float]]:
+    """A vertical offset per series and point: 0 where a line is alone at its value; where k lines share a
+    value, spread them OVERLAP_GAP apart around it (in series order), so that identical lines stay visible."""
+    out = [[0.0] * len(v) for v in values]
+    width = max((len(v) for v in values), default=0)
+    for i in range(width):
+        groups: dict = {}
+        for k, v in enumerate(values):
+            if i < len(v) and v[i] is not None:
+                groups.setdefault(v[i], []).append(k)
+        for members in groups.values():
+            if len(members) > 1:
+                for rank, k in enumerate(members):
+                    out[k][i] = (rank - (len(members) - 1) / 2) * OVERLAP_GAP
+    return out
+
+
 def _summary(series: list[dict], x_labels: list[str], unit: str, fmt, say=render) -> str:
     parts = []
     for s in series:
@@ -262,7 +283,9 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
                    f'stroke="currentColor" stroke-opacity="0.6" stroke-dasharray="3 3"/>')
         out.append(f'<text x="{_num(left + 4)}" y="{_num(y - 4)}" fill="currentColor" fill-opacity="0.8" '
                    f'font-size="{FONT - 1}">{escape(reference.get("label", ""))}</text>')
-    # lines
+    # lines: where several lines share a value they are drawn side by side (OVERLAP_GAP apart, centred on
+    # the value), so a line hidden under another still shows; the table keeps the exact values
+    shift = overlap_offsets([s["values"] for s in series])
     for index, s in enumerate(series):
         color, dash, shape = _style(index, s.get("color"))
         color = escape(color, quote=True)
@@ -272,7 +295,7 @@ def line_chart(chart_id: str, title: str, x_labels: list[str], series: list[dict
                 if runs[-1]:
                     runs.append([])
                 continue
-            runs[-1].append((px(i), py(v)))
+            runs[-1].append((px(i), py(v) + shift[index][i]))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(f'<g class="series"><title>{escape(s["name"])}</title>')
         for run in runs:

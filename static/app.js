@@ -1,7 +1,6 @@
 // Companion: small progressive enhancements. Every essential action works without this file.
 (function () {
   "use strict";
-  var lastForm = null;
   // Controls that only work with this file (Copy buttons) stay hidden until it runs.
   document.documentElement.classList.add("js");
 
@@ -19,26 +18,7 @@
     } else { input.select(); try { document.execCommand("copy"); done(); } catch (e) { /* selected for manual copy */ } }
   });
 
-  // A tap that never reached the server: say so, and retry with the same idempotency key.
-  document.addEventListener("htmx:beforeRequest", function (ev) {
-    var elt = ev.detail.elt;
-    if (elt && elt.tagName === "FORM") lastForm = elt;
-    var banner = document.getElementById("net-error");
-    if (banner && !(ev.detail.requestConfig && ev.detail.requestConfig.verb === "get")) banner.hidden = true;
-  });
-  document.addEventListener("htmx:sendError", function (ev) {
-    var verb = ev.detail.requestConfig && ev.detail.requestConfig.verb;
-    if (verb === "get" && ev.detail.elt && ev.detail.elt.id === "live") return; // polling retries by itself
-    var banner = document.getElementById("net-error");
-    if (banner) banner.hidden = false;
-  });
-  document.addEventListener("click", function (ev) {
-    if (!ev.target.closest("#net-retry")) return;
-    document.getElementById("net-error").hidden = true;
-    if (lastForm && document.body.contains(lastForm)) {
-      if (lastForm.requestSubmit) lastForm.requestSubmit(); else lastForm.submit();
-    }
-  });
+  // (taps, the outbox and the kept scroll: see the second part of this file)
 
   // Dentro: buzz once per team and game the moment it appears on this phone.
   function buzz() {
@@ -52,50 +32,6 @@
   }
   document.addEventListener("DOMContentLoaded", buzz);
   document.addEventListener("htmx:afterSettle", buzz);
-
-  // After a swap the next step's buttons appear under the finger that just tapped: for 400 ms a tap
-  // where the tap that sent the request was is ignored, so a double tap records one step (taps elsewhere,
-  // and taps that send nothing, like the card keypad, go through; the server also refuses a step already
-  // recorded).
-  var coolUntil = 0, lastTap = null, sentBy = null;
-  document.addEventListener("htmx:afterSwap", function (ev) {
-    var xhr = ev.detail && ev.detail.xhr;
-    if (xhr && xhr.getResponseHeader("HX-Reswap") === "none") return;   // an unchanged poll: nothing moved
-    coolUntil = Date.now() + 400;
-  });
-  document.addEventListener("htmx:beforeRequest", function (ev) {
-    if (ev.detail.elt && ev.detail.elt.id === "live") return;           // a live poll: no finger
-    sentBy = lastTap;
-  });
-  document.addEventListener("click", function (ev) {
-    if (ev.detail === 0) return;            // the keyboard, not a finger
-    var hit = ev.target.closest("#live button, #live a[href], #live [type=submit]");
-    if (!hit) return;
-    var near = sentBy && Math.abs(ev.clientX - sentBy.x) < 40 && Math.abs(ev.clientY - sentBy.y) < 40;
-    if (Date.now() < coolUntil && near) {
-      ev.preventDefault();
-      ev.stopImmediatePropagation();
-      return;
-    }
-    lastTap = {x: ev.clientX, y: ev.clientY};
-  }, true);
-
-  // Keep the reader where they were: a submit that comes back to the same page keeps the scroll
-  // position; a new page starts at its top.
-  var before = null;
-  document.addEventListener("htmx:beforeRequest", function (ev) {
-    var cfg = ev.detail.requestConfig || {};
-    if (ev.detail.elt && ev.detail.elt.id === "live") return;   // a live poll
-    before = {y: window.scrollY, path: location.pathname, boosted: !!cfg.boosted};
-  });
-  document.addEventListener("htmx:afterSettle", function () {
-    if (!before) return;
-    var same = location.pathname === before.path;
-    var y = same ? before.y : 0;
-    before = null;
-    window.scrollTo(0, y);
-    requestAnimationFrame(function () { window.scrollTo(0, y); });
-  });
 
   // "done=..." asks the page for the one-line toast; the address keeps no trace of it (a reload must
   // not show it again).
@@ -160,6 +96,334 @@
   });
 })();
 
+// == taps ==
+// Every tap counts, once. A write form carries its idempotency key (the hidden field "k", new on every
+// render): two taps on the same rendered control send one request; a tap on the next screen's control is
+// a new step however soon. A tap that gets no answer waits in an outbox (this page and localStorage, so a
+// reload keeps it) and is sent again by itself, in order, with its original key and every field it had
+// (the button that sent it included): the server recognises a key it already stored and answers its result.
+(function () {
+  "use strict";
+  var STORE = "companion.outbox";
+  var root = document.documentElement;
+  var inFlight = {};      // key -> true while htmx sends it
+  var answered = {};      // key -> true once the server answered it (its form is stale until replaced)
+  var outbox = load();
+  var flushing = false, retryTimer = null, offline = false;
+
+  function load() {
+    try { var v = JSON.parse(localStorage.getItem(STORE) || "[]"); return Array.isArray(v) ? v : []; }
+    catch (e) { return []; }
+  }
+  function save() {
+    try { localStorage.setItem(STORE, JSON.stringify(outbox)); } catch (e) { /* private mode: this page keeps it */ }
+  }
+  function banner() { return document.getElementById("net-error"); }
+  function words(name, n) {
+    var b = banner();
+    var text = (b && b.getAttribute("data-" + name)) || "";
+    return text.replace("{n}", String(n));
+  }
+  // What the table reads: how many taps wait, whether the score is up to date, what became of a tap.
+  var note = "";          // what became of the last tap that waited, or "reconnected" (until the next tap)
+  function show(said) {
+    if (said !== undefined) note = said;
+    var b = banner();
+    if (!b) return;
+    var text = b.querySelector(".net-text");
+    var retry = document.getElementById("net-retry");
+    var n = outbox.length;
+    if (n) {
+      text.textContent = words(n === 1 ? "waiting-one" : "waiting-many", n);
+      if (retry) retry.hidden = false;
+      b.hidden = false;
+    } else if (note) {
+      text.textContent = note;
+      if (retry) retry.hidden = true;
+      b.hidden = false;
+    } else if (offline) {
+      text.textContent = words("reconnecting");
+      if (retry) retry.hidden = true;
+      b.hidden = false;
+    } else {
+      b.hidden = true;
+    }
+    if (!b.hidden) {
+      var bar = document.getElementById("thumb");
+      b.style.setProperty("--net-above", (bar ? Math.max(0, window.innerHeight - bar.getBoundingClientRect().top) : 0) + "px");
+    }
+    root.classList.toggle("net-offline", offline || n > 0);
+    root.setAttribute("data-outbox", String(n));
+    var stale = words("stale");
+    document.querySelectorAll(".scorebar").forEach(function (bar) {
+      if (offline || n) bar.setAttribute("data-stale", stale); else bar.removeAttribute("data-stale");
+    });
+  }
+
+  function fieldsOf(detail) {
+    var out = [];
+    var fd = detail.formData || detail.parameters;
+    if (fd && typeof fd.forEach === "function") fd.forEach(function (v, k) { if (typeof v === "string") out.push([k, v]); });
+    return out;
+  }
+  function keyOf(fields) {
+    for (var i = 0; i < fields.length; i++) if (fields[i][0] === "k") return fields[i][1];
+    return null;
+  }
+  function isPoll(elt) { return elt && elt.id === "live"; }
+
+  // A write about to be sent: the same key twice (a double tap, or a tap on a screen the answer has not
+  // replaced yet) is dropped; behind taps that wait, it waits too (the order is kept).
+  var GIVE_UP_MS = 12000;  // no answer by then (Wi-Fi gone, not refused): the tap waits in the outbox
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var d = ev.detail;
+    if (!d) return;
+    if (!d.timeout) d.timeout = GIVE_UP_MS;
+    if (d.verb === "get") return;
+    var fields = fieldsOf(d);
+    var key = keyOf(fields);
+    if (!key) return;
+    if (inFlight[key] || answered[key] || outbox.some(function (e) { return e.key === key; })) {
+      ev.preventDefault();
+      return;
+    }
+    if (outbox.length) {
+      ev.preventDefault();
+      enqueue({key: key, path: d.path, fields: fields});
+      flush();
+      return;
+    }
+    inFlight[key] = true;
+    d.headers["X-Companion-Key"] = key;     // (the key is also in the form: this names the request in events)
+  });
+  function keyOfRequest(d) {
+    var h = d && d.requestConfig && d.requestConfig.headers;
+    return h && h["X-Companion-Key"];
+  }
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    if (!isPoll(ev.detail.elt) && note) show("");           // a new tap: the last note has been read
+  });
+  document.addEventListener("htmx:sendAbort", function (ev) {
+    var key = keyOfRequest(ev.detail);
+    if (key) delete inFlight[key];
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    var d = ev.detail, key = keyOfRequest(d);
+    if (d && d.xhr && [502, 503, 504].indexOf(d.xhr.status) >= 0) {   // no answer (see htmx:beforeSwap)
+      if (key) delete inFlight[key];
+      return;
+    }
+    if (key && d.xhr && d.xhr.status) {
+      delete inFlight[key];
+      // answered: its form is replaced by the answer (one that replaces nothing leaves the form usable)
+      if (d.xhr.status !== 204 && d.xhr.getResponseHeader("HX-Reswap") !== "none") answered[key] = true;
+    }
+    if (d && d.xhr && d.xhr.status && offline) { offline = false; show(words("reconnected")); }
+    if (d && d.xhr && d.xhr.status && outbox.length) flush();
+  });
+  // A gateway between the phone and the app that answers for it (502/503/504: the app is down behind a
+  // proxy) is no answer: the tap waits, the error page is not shown.
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var d = ev.detail, key = keyOfRequest(d);
+    if (!d.xhr || [502, 503, 504].indexOf(d.xhr.status) < 0) return;
+    d.shouldSwap = false;
+    if (key) {
+      delete answered[key];
+      enqueue({key: key, path: d.requestConfig.path, fields: fieldsOf(d.requestConfig)});
+    }
+    offline = true;
+    show();
+    later();
+  });
+  function lost(ev) {
+    var d = ev.detail, key = keyOfRequest(d);
+    if (key && inFlight[key]) {
+      delete inFlight[key];
+      var cfg = d.requestConfig;
+      enqueue({key: key, path: cfg.path, fields: fieldsOf(cfg)});
+    }
+    offline = true;
+    show();
+    later();
+  }
+  document.addEventListener("htmx:sendError", lost);
+  document.addEventListener("htmx:timeout", lost);
+
+  function enqueue(entry) {
+    if (outbox.some(function (e) { return e.key === entry.key; })) return;
+    outbox.push(entry);
+    save();
+    show();
+  }
+  function later() {
+    if (retryTimer || (!outbox.length && !offline)) return;
+    retryTimer = setTimeout(function () { retryTimer = null; flush(); }, 2000);
+  }
+
+  // Send what waits, first in first out. An answer (whatever it says) takes the tap out of the outbox;
+  // no answer leaves it there for the next try. The last answer is the screen shown.
+  function flush() {
+    if (flushing) return;
+    if (!outbox.length) {
+      if (offline) ping();
+      return;
+    }
+    flushing = true;
+    var entry = outbox[0];
+    var body = new URLSearchParams();
+    entry.fields.forEach(function (f) { body.append(f[0], f[1]); });
+    fetch(entry.path, {method: "POST", body: body, credentials: "same-origin", redirect: "follow",
+                       headers: {"Content-Type": "application/x-www-form-urlencoded"}})
+      .then(function (res) {
+        return res.text().then(function (html) {
+          if ([502, 503, 504].indexOf(res.status) >= 0) { flushing = false; offline = true; show(); later(); return; }
+          outbox = outbox.filter(function (e) { return e.key !== entry.key; });
+          save();
+          answered[entry.key] = true;
+          offline = false;
+          flushing = false;
+          var note = res.status === 409 ? words("moved-on") : res.status >= 400 ? words("refused") : words("landed");
+          if (outbox.length) { show(); flush(); return; }
+          var url = res.headers.get("HX-Replace-Url") || res.url;
+          if (res.status >= 500 || !/<body/i.test(html)) { location.assign(url); return; }
+          replacePage(html, url);
+          show(note);
+        });
+      }, function () {
+        flushing = false;
+        offline = true;
+        show();
+        later();
+      });
+  }
+  function ping() {
+    var live = document.getElementById("live");
+    var url = (live && live.getAttribute("hx-get")) || location.pathname;
+    fetch(url, {credentials: "same-origin", headers: {"HX-Request": "true"}}).then(function () {
+      offline = false;
+      show(words("reconnected"));
+      if (live && window.htmx) window.htmx.trigger(live, "companion:refresh");
+      refreshLive();
+    }, function () { later(); });
+  }
+  function refreshLive() {
+    var live = document.getElementById("live");
+    if (!live || !window.htmx) return;
+    var url = live.getAttribute("hx-get");
+    if (url) window.htmx.ajax("GET", url.replace(/since=\d+/, "since=0"), {source: live, target: live, swap: "outerHTML"});
+  }
+  // The answer to a tap that waited: the page it leads to (or the refusal), as a boosted page change would.
+  function replacePage(html, url) {
+    var y = window.scrollY;
+    if (window.htmx && window.htmx.swap) {
+      window.htmx.swap(document.body, html, {swapStyle: "innerHTML"});
+    } else {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      document.body.innerHTML = doc.body.innerHTML;
+    }
+    if (url && history.replaceState) history.replaceState(history.state, "", url);
+    document.dispatchEvent(new CustomEvent("companion:replaced", {detail: {y: y}}));
+  }
+
+  document.addEventListener("click", function (ev) {
+    if (!ev.target.closest("#net-retry")) return;
+    if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+    flush();
+  });
+  window.addEventListener("online", function () { flush(); });
+  function start() { show(); if (outbox.length) flush(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+  document.addEventListener("htmx:afterSettle", function () { show(); });
+
+  // A link tapped twice (the same rendered link, its page not there yet): one page change.
+  var following = null;
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest("a[href]");
+    if (!a || a.closest("[hx-boost=false]") || a.target || a.hasAttribute("data-tally-add")) return;
+    if (following === a && document.body.contains(a)) { ev.preventDefault(); ev.stopImmediatePropagation(); return; }
+    following = a;
+  }, true);
+  document.addEventListener("htmx:afterSettle", function () { following = null; });
+  document.addEventListener("htmx:sendError", function () { following = null; });
+})();
+
+// == scroll ==
+// Keep the reader where they were: a tap that comes back to the same page keeps the scroll position; a
+// new page starts at its top. Put back when the swap has settled and the page's stylesheets apply (a
+// boosted page brings its game's stylesheet in the body), never after a guessed delay. <html data-busy>
+// is there from the tap until the position is back (tests wait for it to go).
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var before = null;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var elt = ev.detail.elt;
+    if (elt && elt.id === "live") return;                    // a live poll: nobody tapped
+    if (elt && elt.getAttribute && elt.getAttribute("hx-swap") === "none") return;   // (the beacon)
+    before = {y: window.scrollY, path: location.pathname, xhr: ev.detail.xhr};
+    root.setAttribute("data-busy", "1");
+  });
+  function idle() {
+    if (!before) root.removeAttribute("data-busy");
+  }
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    // no swap will follow (an error with no answer, a 204): nothing to put back
+    var xhr = ev.detail.xhr;
+    if (!before || xhr !== before.xhr) return;                  // (another request: a live poll)
+    if (!xhr || !xhr.status || xhr.status === 204 || [502, 503, 504].indexOf(xhr.status) >= 0) { before = null; idle(); }
+  });
+  function sheetsReady(done) {
+    var waiting = Array.prototype.filter.call(document.querySelectorAll("link[rel=stylesheet]"),
+                                              function (l) { return !l.sheet; });
+    if (!waiting.length) { done(); return; }
+    var left = waiting.length;
+    waiting.forEach(function (l) {
+      var one = function () { l.removeEventListener("load", one); l.removeEventListener("error", one);
+                              if (--left === 0) done(); };
+      l.addEventListener("load", one);
+      l.addEventListener("error", one);
+    });
+  }
+  function restore(y) {
+    root.classList.add("restoring");                           // no scroll anchoring while the page settles
+    window.scrollTo(0, y);
+    sheetsReady(function () {
+      window.scrollTo(0, y);
+      requestAnimationFrame(function () {
+        window.scrollTo(0, y);
+        stepInView();
+        root.classList.remove("restoring");
+        idle();
+        root.setAttribute("data-settled", String((+root.getAttribute("data-settled") || 0) + 1));
+      });
+    });
+  }
+  // A step that is a form of rows (who has pares and juego): its first row right under the score, so
+  // that the rows fill what scrolls above the bar (the rest of the page is kept where it was).
+  function stepInView() {
+    var form = document.querySelector("[data-step-form]");
+    if (!form) return;
+    var top = document.querySelector(".score-top");
+    for (var pass = 0; pass < 2; pass++) {    // (the header scrolls away on the first: the score sticks then)
+      var under = top ? top.getBoundingClientRect().bottom + 4 : 0;
+      var at = form.getBoundingClientRect().top;
+      if (Math.abs(at - under) > 2) window.scrollBy(0, at - under);
+    }
+  }
+  function settled() {
+    if (!before) return;
+    var y = location.pathname === before.path ? before.y : 0;
+    before = null;
+    restore(y);
+  }
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    // the swap of the tap's own answer (a live poll's swap, even in the middle of a tap, changes nothing here)
+    if (!before || (ev.detail && ev.detail.xhr && ev.detail.xhr !== before.xhr)) return;
+    settled();
+  });
+  document.addEventListener("companion:replaced", function (ev) { before = null; restore(ev.detail.y); });
+})();
+
 // == the card picker ==
 // The card picker: rank keypad buttons fill the four hands (text fields that also work without JS).
 (function () {
@@ -222,4 +486,80 @@
   }
   document.addEventListener("DOMContentLoaded", setup);
   document.addEventListener("htmx:afterSettle", setup);
+})();
+
+// The tally: each +1…+5 adds to the hand on this phone at once (nothing is sent, so no tap can be lost
+// or swallowed however fast the stones are counted); "Count the hand" sends the whole tally as one hand.
+// The address keeps the tally (a reload shows it) and every link of the tally screen carries it.
+(function () {
+  "use strict";
+  function form() { return document.querySelector("[data-tally-form]"); }
+  function read(f) {
+    try { var v = JSON.parse(f.querySelector("input[name=tally]").value || "[]"); return Array.isArray(v) ? v : []; }
+    catch (e) { return []; }
+  }
+  function withTally(href, awards) {
+    var u = new URL(href, location.href);
+    if (awards.length) u.searchParams.set("tally", JSON.stringify(awards)); else u.searchParams.delete("tally");
+    return u.pathname + u.search + u.hash;
+  }
+  function write(f, awards, added) {
+    var raw = JSON.stringify(awards);
+    f.querySelector("input[name=tally]").value = raw;
+    ["A", "B"].forEach(function (t) {
+      var sum = 0;
+      awards.forEach(function (a) { if (a[0] === t) sum += a[1]; });
+      document.querySelectorAll("[data-tally-sum=" + t + "]").forEach(function (el) { el.textContent = t + " +" + sum; });
+    });
+    var live = document.getElementById("live") || document;
+    live.querySelectorAll("a[href*='mode=tally']").forEach(function (a) {
+      if (a.hasAttribute("data-tally-add")) return;
+      a.setAttribute("href", withTally(a.getAttribute("href"), a.hasAttribute("data-tally-drop") ? awards.slice(0, -1) : awards));
+    });
+    live.querySelectorAll("form input[name=tally]").forEach(function (i) { i.value = raw; });
+    var list = document.querySelector("[data-tally-list]");
+    if (list && added) {
+      var li = document.createElement("li");
+      li.className = "team-" + added[0].toLowerCase();
+      var strong = document.createElement("strong");
+      strong.textContent = "+" + added[1] + " " + added[0];
+      li.appendChild(strong);
+      var on = document.querySelector(".mus-tally-lances a[aria-current]");
+      if (added[2] && on) li.appendChild(document.createTextNode(" " + on.textContent.trim()));
+      list.appendChild(li);
+      list.hidden = false;
+      var empty = document.querySelector("[data-tally-empty]");
+      if (empty) empty.hidden = true;
+    }
+    if (history.replaceState) history.replaceState(history.state, "", withTally(location.href, awards));
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest("[data-tally-add]");
+    var f = b && form();
+    if (!f) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    var awards = read(f);
+    if (awards.length >= (+f.getAttribute("data-tally-max") || 30)) return;
+    var parts = b.getAttribute("data-tally-add").split(":");
+    var added = [parts[0], parseInt(parts[1], 10), f.getAttribute("data-tally-lance") || null];
+    awards.push(added);
+    write(f, awards, added);
+    b.classList.remove("tapped"); void b.offsetWidth; b.classList.add("tapped");   // a flash: the tap was seen
+  }, true);
+})();
+
+// The four hands opened: the rows and the keypad come into view above the bar (the bar's button sends them).
+(function () {
+  "use strict";
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (!d.matches || !d.matches("details.mus-cards") || !d.open) return;
+    // the keypad's last row just above the bar (the rows of names above it, under the score)
+    var pad = d.querySelector("[data-keypad]:not([hidden])") || d;
+    var bar = document.getElementById("thumb");
+    var limit = bar ? bar.getBoundingClientRect().top - 6 : window.innerHeight;
+    var by = pad.getBoundingClientRect().bottom - limit;
+    if (by > 0) window.scrollBy(0, by);
+  }, true);
 })();

@@ -33,6 +33,7 @@ from urllib.parse import parse_qsl, urlencode
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
+from .. import glossary
 from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
 
 try:
@@ -45,6 +46,7 @@ HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none"), ("Vary", "HX-Request"
 MAX_TOKEN = 64
 LANGUAGES = ("en", "es", "ja")      # as web/i18n.py chooses: its cookie, else Accept-Language
 LANG_COOKIE = "lang"
+VOCAB_COOKIE = "vocab"               # as web/i18n.py: the Japanese Mus words
 WAIT = 2.0                          # how long a poll waits for another worker's render of the same version
 STALE_CLAIM = 3.0                   # a claim older than this was abandoned (its worker died)
 FORGET = 3600.0                     # a region rendered this long ago is dropped from the shared file
@@ -135,11 +137,16 @@ def install(app) -> None:
 def language_of(environ) -> str:
     """The reader's language as web/i18n.select_language chooses it (tests/web/test_poll_shared.py holds
     the two to the same answers)."""
-    chosen = parse_cookie(environ.get("HTTP_COOKIE", "")).get(LANG_COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
-    accept = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
-    return accept.best_match(list(LANGUAGES), default="en") or "en"
+    cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+    chosen = cookies.get(LANG_COOKIE)
+    if chosen not in LANGUAGES:
+        accept = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
+        chosen = accept.best_match(list(LANGUAGES), default="en") or "en"
+    # Japanese has two vocabularies (web/i18n.vocabulary): each is its own render
+    vocab = cookies.get(VOCAB_COOKIE)
+    if chosen == "ja" and vocab in glossary.VOCABULARIES and vocab != glossary.VOCABULARIES[0]:
+        return f"{chosen}-{vocab}"
+    return chosen
 
 
 class Rendered:

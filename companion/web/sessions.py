@@ -6,7 +6,7 @@ import hmac
 import json
 from datetime import datetime
 
-from flask import Blueprint, Response, abort, current_app, request, session, url_for
+from flask import Blueprint, Response, abort, current_app, flash, request, session, url_for
 
 from .. import kinds, security, service, store
 from ..archive import read_session
@@ -227,12 +227,27 @@ def undo(token, gi):
     rec = view.game(gi)
     game_url = url_for(f"{rec.kind}.game", token=token, gi=gi)
     target = request.form.get("target", type=int)
+    said = undone_toast(rec)
     try:
         written = perform(view, "undo", {"game": gi, "target": target}, game_url)
     except RuleError as err:
         return _session_page(view, status=409, errors={"undo": t(err.msg)})
     still_there = service.game(get_db(), view.id, gi) is not None
+    if still_there and not written.replayed:
+        flash(said, "undone")                 # the game page's toast says what was taken back
     return see_other(written.location if still_there else url_for("sessions.show", token=token))
+
+
+def undone_toast(rec) -> dict:
+    """What undo is about to take back, as the game page's toast will say it: in the kind's own words when
+    its view says them (``undone(rec)``), else "Undone: the last step"."""
+    import importlib
+
+    try:
+        said = getattr(importlib.import_module(f"companion.kinds.{rec.kind}.view"), "undone", None)
+    except ImportError:
+        said = None
+    return (said(rec) if said else None) or {"code": "web.undone"}
 
 
 @bp.route("/s/<token>/replace", methods=["GET", "POST"])
@@ -280,4 +295,5 @@ define("web", {
     "refused_file": N_("Refused, nothing imported. %(path)s: %(why)s"),
     "qr_watch": N_("QR code of the watch link"),
     "qr_edit": N_("QR code of the scoring link"),
+    "undone": N_("Undone: the last step"),
 })

@@ -89,3 +89,27 @@ def shots(tmp_path_factory):
     path = os.environ.get("COMPANION_SHOTS") or str(tmp_path_factory.mktemp("shots"))
     os.makedirs(path, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def cpu_load():
+    """The CPU kept busy while the test runs (a slow phone is a busy machine): stress-ng when installed,
+    else busy Python loops; bounded (each stops by itself after 10 minutes) and stopped at the end."""
+    import subprocess
+    import sys
+
+    n = max(2, os.cpu_count() or 2)
+    if shutil.which("stress-ng"):
+        procs = [subprocess.Popen(["stress-ng", "--cpu", str(n), "--timeout", "600s", "--quiet"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    else:
+        loop = "import time\nend = time.monotonic() + 600\nwhile time.monotonic() < end: pass\n"
+        procs = [subprocess.Popen([sys.executable, "-c", loop]) for _ in range(n)]
+    yield procs
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()

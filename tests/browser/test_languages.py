@@ -16,7 +16,7 @@ PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 
 def settle(page):
     page.wait_for_load_state()
-    page.wait_for_timeout(450)
+    page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
 
 
 def tap(page, selector):

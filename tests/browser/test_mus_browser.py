@@ -13,15 +13,15 @@ def version(page):
 
 
 def tap(page, selector):
-    """One tap that records something: wait until the live region shows the new version. A person does not
-    tap twice in the same place within 400 ms of the screen changing (app.js ignores such a tap)."""
+    """One tap that records something: wait until the live region shows the new version and the page is
+    at rest (static/app.js: <html data-busy> until the swap has settled)."""
     before = version(page)
-    page.wait_for_timeout(420)
     page.click(selector)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 20
     while version(page) in (before, None):   # (wait_for_function evaluates strings: the CSP forbids it)
         assert time.monotonic() < deadline, f"nothing recorded after tapping {selector}"
         page.wait_for_timeout(30)
+    page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
 
 
 TARGETS = "'.btn, button, label.toggle, summary, .mus-meta a, .mus-change'"
@@ -98,7 +98,7 @@ def test_a_whole_short_match(live_server, phone, second_phone, shots):
     assert page.input_value("input[name=cards1]") == "RRCS"
     assert page.input_value("input[name=cards0]") == "CCSA"
     shot(page, shots, "07-cards")
-    tap(page, "button[value='cards:start']")
+    tap(page, "#thumb button[value='cards:start']")          # the bar's button while the hands are open
     tap(page, "button[value='ordago:A']")
     tap(page, "button[value=call]")
     assert page.locator(".mus-over:has-text('Game 1 won by team B')").is_visible()

@@ -80,6 +80,12 @@ def test_each_language_has_its_own_render(workers):
     ja = ja_client.get(f"{watch}?since=0", headers={**HX, "Accept-Language": "es"}).get_data(as_text=True)
     assert len({en, es, ja}) == 3
     assert renders_of(one).rendered + renders_of(two).rendered == 3
+    poker = one.test_client()
+    poker.set_cookie("lang", "ja")
+    poker.set_cookie("vocab", "poker")
+    ja_poker = poker.get(f"{watch}?since=0", headers=HX).get_data(as_text=True)
+    assert ja_poker != ja                             # the poker words are their own render
+    assert renders_of(one).rendered + renders_of(two).rendered == 4
 
 
 def test_a_scoring_link_region_is_never_shared(workers):

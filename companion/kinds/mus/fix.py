@@ -76,12 +76,16 @@ def _hand_page(view, gi: int, hn: int, draft: dict | None, status: int = 200, er
     here = url_for("mus.hand", token=view.token, gi=gi, hn=hn)
     if draft is None and not redo:
         draft = orig.body
+    needs = ()
     try:
         box = _sandbox(rec, hi, draft)
     except RuleError as err:
-        # the draft plays wrong by itself (a changed bid that needs a winner, say): show why, keep it
+        # the draft plays wrong by itself (a changed bid that needs a winner, say): show why, keep it, and
+        # offer the choice it lacks (the better pares when both teams hold pareja...)
         errors.setdefault("draft", t(msg("mus.form.draft_unusable", why=err.msg)))
         box = None
+        if ".showdown." in (err.path or ""):
+            needs = (err.path.rsplit(".", 1)[-1],)
     recording = draft is None or "open" in draft
     common = dict(status=status, gi=gi, hn=hn, game=rec.head, errors=errors, old=hand_view(orig.result),
                   draft=_dump(draft), was=was, act_url=here, here=here, team_names=team_names(rec.head),
@@ -104,7 +108,7 @@ def _hand_page(view, gi: int, hn: int, draft: dict | None, status: int = 200, er
         except RuleError as err:
             errors["draft"] = t(err.msg)
     model = fix_view(draft, box.items[0].result if box is not None else None, effective(rec.head["rules"]),
-                     lambda d: _link(here, d, was))
+                     lambda d: _link(here, d, was), needs=needs)
     return render("mus/hand.html", view, recording=False, new=new, fix=model, changed=draft != orig.body,
                   seats=rec.head["seats"], redo_url=_link(here, None, was, redo=1),
                   reset_url=here, **common)
@@ -118,7 +122,8 @@ def _edit_draft(args, draft: dict, seats: list[str]) -> dict:
         held = held_from(args, seats, errors)
         if errors:
             raise FormError(errors)
-        return with_held(draft, held.get("pares", {}), held.get("juego", {}))
+        return with_held(draft, held.get("pares", {}), held.get("juego", {}),
+                         {L: args.get(f"win_{L}") for L in ("pares", "juego") if args.get(f"win_{L}") in TEAMS})
     if what == "cards":
         return with_cards(draft, cards_from(args, seats))
     if what == "award":

@@ -35,9 +35,10 @@ def _with(draft: dict, path: tuple, value) -> dict:
     return new
 
 
-def fix_view(draft: dict, result: dict | None, rules: dict, href: Callable[[dict], str]) -> dict:
+def fix_view(draft: dict, result: dict | None, rules: dict, href: Callable[[dict], str], needs=()) -> dict:
     """The lances of the draft, each with what it came to, its winner (flip: one link) and the bids it
-    could be changed to; the tally's awards (remove one: one link)."""
+    could be changed to; the tally's awards (remove one: one link). ``needs``: lances the draft cannot be
+    counted without a winner for (both teams hold pares, say): their winner is offered too."""
     if "tally" in draft:
         awards = draft["tally"]
         rows = [{"team": a["team"], "points": a["points"], "lance": lance(a["lance"]) if a.get("lance") else None,
@@ -58,7 +59,7 @@ def fix_view(draft: dict, result: dict | None, rules: dict, href: Callable[[dict
         row = {"lance": L, "name": lance("punto" if L == "juego" and "punto" in what and "juego" not in what else L),
                "what": what.get(L) or what.get("punto" if L == "juego" else L),
                "steps": [step_text(s) for s in steps], "winner": winner, "set": [], "bids": []}
-        if not cards and (winner in TEAMS or needs_count):
+        if not cards and (winner in TEAMS or needs_count or L in needs):
             row["set"] = [{"team": t, "on": winner == t, "href": href(_with(draft, ("showdown", L), t))}
                           for t in TEAMS]
             if winner in TEAMS:
@@ -68,11 +69,13 @@ def fix_view(draft: dict, result: dict | None, rules: dict, href: Callable[[dict
                                 "href": href(_with(draft, (L,), new_steps))})
         lances.append(row)
     return {"kind": "dealt", "lances": lances, "cards": draft.get("cards"),
-            "held": {"pares": sd.get("pares_held", {}), "juego": sd.get("juego_held", {})}}
+            "held": {"pares": sd.get("pares_held", {}), "juego": sd.get("juego_held", {})},
+            "winners": {"pares": sd.get("pares"), "juego": sd.get("juego")}}
 
 
-def with_held(draft: dict, pares: dict, juego: dict) -> dict:
-    """The draft with what each player held replaced (the count without cards)."""
+def with_held(draft: dict, pares: dict, juego: dict, winners: dict | None = None) -> dict:
+    """The draft with what each player held replaced (the count without cards), and the better pares or
+    juego when the form named it (both teams held the same kind)."""
     new = copy.deepcopy(draft)
     sd = new.setdefault("showdown", {})
     for key, value in (("pares_held", pares), ("juego_held", juego)):
@@ -80,6 +83,8 @@ def with_held(draft: dict, pares: dict, juego: dict) -> dict:
             sd[key] = value
         else:
             sd.pop(key, None)
+    for lance_key, team in (winners or {}).items():
+        sd[lance_key] = team
     if not sd:
         new.pop("showdown")
     return new

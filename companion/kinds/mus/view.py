@@ -116,7 +116,11 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
     first = len(rec.items) - len(recent)      # the recent items are the last ones
     hands = [dict(hand_view(item.result), n=first + k + 1) for k, item in enumerate(recent) if item.result]
     if play is not None:
-        hands.append(hand_view(play.result, is_open=True))
+        now = hand_view(play.result, is_open=True)
+        accepted = ordago_accepted(rec.items[-1].body)
+        if accepted:          # the órdago's lance is settled by the count: the hand says so meanwhile
+            now["lance_list"] = now["lance_list"] + [{"lance": lance(accepted), "text": msg("mus.toast.ordago_line")}]
+        hands.append(now)
     hands.reverse()
     st["scoring"] = head.get("scoring", "bids")
     ui = controls(rec, st, progress, play, picks or {}, base_url, mano_override)
@@ -149,7 +153,7 @@ def tally_view(awards: list[list], lance_next: str | None, base_url: str | None)
     rows = [{"team": a[0], "points": a[1], "lance": lance(a[2]) if len(a) > 2 and a[2] else None,
              "why": a[3] if len(a) > 3 else None} for a in awards]
     return {"awards": rows, "sums": sums, "add": add, "lances": lances, "lance_next": lance_next,
-            "raw": dump_tally(awards), "full": full,
+            "raw": dump_tally(awards), "full": full, "max": MAX_TALLY,
             "drop_last": href(awards[:-1], **({"tl": lance_next} if lance_next else {})) if awards else None,
             "clear": href([]) if awards else None}
 
@@ -185,10 +189,16 @@ def toast(rec: GameRec) -> dict | None:
     current, play = KIND.current(rec)
     if play is not None:
         pr = play.progress
-        steps = rec.items[-1].body.get(pr["stage"]) if pr["stage"] in LANCES else None
+        body = rec.items[-1].body
+        steps = body.get(pr["stage"]) if pr["stage"] in LANCES else None
         if steps and (pr["bidding"] or {}).get("kind") == "pending":
             return msg("mus.toast.step", lance=lance(pr["lance"] or pr["stage"]), step=step_text(steps[-1]))
+        accepted = ordago_accepted(body)
+        if accepted and pr["status"] == "showdown":
+            return msg("mus.toast.ordago", lance=lance(accepted))
         done = play.result["lances"]
+        if declared_last(body, pr, done):
+            return msg("mus.toast.declared", lance=lance(pr["lance"] or pr["stage"]))
         if done:
             return msg("mus.toast.step", lance=lance(done[-1]["lance"]), step=done[-1]["what"])
         return msg("mus.toast.started", hand=pr["hand"], mano=pr["mano"])
@@ -203,6 +213,36 @@ def toast(rec: GameRec) -> dict | None:
     if ended:
         return msg("mus.toast.game", base=base, team=ended["winner"], game=ended["game"])
     return base
+
+
+def ordago_accepted(body: dict) -> str | None:
+    """The lance whose órdago was accepted (quiero) in this hand: the count decides the game."""
+    for L in LANCES:
+        steps = body.get(L) or []
+        if len(steps) >= 2 and "ordago" in steps[-2] and "call" in steps[-1]:
+            return L
+    return None
+
+
+def declared_last(body: dict, pr: dict, done: list) -> bool:
+    """Whether the last tap was "who has pares and juego" (it plays no lance itself): the bidding of pares
+    or juego has not started and no lance was settled after the declaration."""
+    if "declared" not in body or pr["status"] != "bidding" or pr["stage"] not in ("pares", "juego"):
+        return False
+    if body.get(pr["stage"]):
+        return False
+    # (pares settled by the declaration itself, "nobody had it", says so in its own toast)
+    return not done or done[-1]["lance"] in ("grande", "chica")
+
+
+def undone(rec: GameRec) -> dict | None:
+    """What undo is about to take back, said as the toast after it: "Undone: A 2 · quiero in Chica"."""
+    said = toast(rec)
+    if said is None:
+        return None
+    if said["code"] == "mus.toast.step":
+        return msg("mus.toast.undone_step", step=said["step"], lance=said["lance"])
+    return msg("mus.toast.undone", what=said)
 
 
 def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, picks: dict, base_url,
@@ -245,6 +285,9 @@ def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, p
                   steps=[step_text(s) for s in steps], total=b.get("total", 0), to_answer=b.get("to_answer"),
                   ordago=bool(b.get("ordago")), cards_known=progress["cards_known"], game=progress["game"],
                   so_far=[{"lance": lance(x["lance"]), "text": x["what"]} for x in play.result["lances"]])
+        accepted = ordago_accepted(body)
+        if accepted:
+            ui["so_far"].append({"lance": lance(accepted), "text": msg("mus.toast.ordago_line")})
         if b.get("to_answer"):
             ui["fold_points"] = b["fold_points"]
             ui["bettor"] = b["bettor"]
@@ -254,6 +297,8 @@ def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, p
         if progress["status"] == "showdown":
             ui["needs"] = [{"lance": L, "name": lance(progress["lances"][L]["name"])} for L in progress["needs"]]
             ui["pick"] = pick(ui["needs"], picks, base_url)
+            decides = ordago_accepted(body)
+            ui["decides"] = lance(decides) if decides else None
     ui["players"] = player_rows(seats, ui["order"])
     return ui
 
