@@ -524,7 +524,7 @@
       var strong = document.createElement("strong");
       strong.textContent = "+" + added[1] + " " + added[0];
       li.appendChild(strong);
-      var on = document.querySelector(".mus-tally-lances a[aria-current]");
+      var on = document.querySelector("[data-tally-lances] a[aria-current]");
       if (added[2] && on) li.appendChild(document.createTextNode(" " + on.textContent.trim()));
       list.appendChild(li);
       list.hidden = false;
@@ -554,7 +554,7 @@
   "use strict";
   document.addEventListener("toggle", function (ev) {
     var d = ev.target;
-    if (!d.matches || !d.matches("details.mus-cards") || !d.open) return;
+    if (!d.matches || !d.matches("details[data-cards-entry]") || !d.open) return;
     // the keypad's last row just above the bar (the rows of names above it, under the score)
     var pad = d.querySelector("[data-keypad]:not([hidden])") || d;
     var bar = document.getElementById("thumb");
