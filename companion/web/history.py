@@ -20,7 +20,7 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from .. import archive as archive_import, kinds, security, service
 from ..db import get_db
-from ..messages import N_, NP_, define, msg
+from ..messages import N_, define, msg
 from ..session import player_key, to_doc
 from . import night_history, players
 from .common import render, request_key, see_other
@@ -195,15 +195,8 @@ def import_archive():
     return see_other(url_for("history.index", imported=count))
 
 
+# the archive's own refusals are companion.archive's messages; these two are the page's
 define("archive", {
-    "not_zip": N_("This is not a zip file."),
-    "empty": N_("The zip holds no session file."),
-    "too_many": NP_("The zip holds %(n)s file: at most %(max)s at once.",
-                    "The zip holds %(n)s files: at most %(max)s at once.", "n"),
-    "not_json": N_("%(name)s: not a session file (.json expected)."),
-    "too_large": N_("%(name)s: too large."),
-    "damaged": N_("%(name)s: cannot be read, the zip is damaged."),
-    "bad_file": N_("%(name)s: %(path)s: %(why)s"),
     "choose": N_("Choose an archive (.zip) to import."),
     "refused": N_("Refused, nothing imported. %(why)s"),
 })
