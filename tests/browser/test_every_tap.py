@@ -8,6 +8,7 @@ cases run the real server (`companion serve` on loopback, a free port) and kill 
   recognised by its key and shows its result."""
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -318,7 +319,8 @@ def test_the_watch_link_reconnects_by_itself_and_says_so(browser, server):
     watch = watcher.new_page()
     watch.goto(view)
     watch.locator("a[href*='/mus/0']").first.click()
-    watch.wait_for_selector("#live")
+    watch.wait_for_url(re.compile(r"/mus/0"))         # the game page itself (the session page polls too)
+    watch.wait_for_selector(".scorebar")
     before = _version(watch)
     server.kill()
     banner = watch.locator("#net-error")
