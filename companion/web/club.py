@@ -390,6 +390,8 @@ def end(token):
     info = night(view)
     running = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
     if not running:
+        if _landed(view):       # a double tap: the first one ended the round
+            return see_other(_here(token))
         return _page(view, 422, {"end": t({"code": "clubweb.no_round"})})
     stuck = _stuck(view, running)
     if not stuck:
@@ -403,6 +405,14 @@ def end(token):
     if stuck:
         return _page(open_session(token), 409, {"end": t({"code": "clubweb.open_hands", "tables": ", ".join(stuck)})})
     return see_other(_here(token))
+
+
+def _landed(view: SessionView) -> bool:
+    """This form's key has already written (a retry or a second tap of the same form)."""
+    from .. import formkeys, security
+
+    key = request_key()
+    return bool(key and store.stored(get_db(), security.browser_id(), str(view.id), key, formkeys.current()))
 
 
 def _stuck(view: SessionView, running: list[dict]) -> list[str]:

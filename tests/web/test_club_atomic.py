@@ -177,3 +177,19 @@ def test_a_round_started_in_one_write_replays_to_the_same_rows(app, client):
     kinds_of = [etype for _seq, etype, _payload in store.event_list(db, sid)]
     assert kinds_of[-3:] == ["club", "add_game", "add_game"]
     assert S.to_doc(events.replay(store.event_list(db, sid))) == S.to_doc(service.load(db, sid))
+
+
+def test_a_double_tap_on_end_the_round_ends_it_once(app, client):
+    s = setup_night(client)
+    edit = s["edit"]
+    assert client.post(edit + "/club/start", data=start_form(client, edit)).status_code == 303
+    page = client.get(edit + "/club").get_data(as_text=True)
+    form = form_fields(page, edit + "/club/end")
+    before = written(app, edit)
+    first = client.post(edit + "/club/end", data=form)
+    second = client.post(edit + "/club/end", data=form)
+    assert first.status_code == second.status_code == 303
+    assert written(app, edit)[:2] == (before[0] + 2, before[1] + 2)    # each table ended once
+    # another tap (a new key) with no round running is told so
+    resp = client.post(edit + "/club/end", data={**form, "k": form["k"] + "x"})
+    assert resp.status_code == 422 and "No round is being played." in resp.get_data(as_text=True)
