@@ -17,7 +17,7 @@ version for every phone that asks.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sqlite_utils import Database
 
@@ -206,6 +206,37 @@ def write(db: Database, row: dict, etype: str, payload: dict, *, browser: str, k
         assert store.commit(db, sid, row["version"], rows, header=head, browser=browser, key=key,
                             location=location, fingerprint=fingerprint)
         return Written(row["version"] + 1, location)
+
+
+def write_many(db: Database, row: dict, steps: list[tuple[str, dict]], *, browser: str, key: str | None,
+               seen_version: int | None, location: str, also: Callable[[], None] | None = None) -> Written:
+    """Record several events as one action of the organizer (a round started: its clock and every table;
+    a round ended by the clock; a late pair): all of them or none. Each is worked out in order on what the
+    ones before it wrote, through the same ``events.step`` and with its own inverse (undo is unchanged),
+    inside one ``BEGIN IMMEDIATE``; the version goes up by one per event and the key is stored once, with
+    the last. ``also`` writes the action's other rows in the same transaction (a round's table links).
+    Raises RuleError, with nothing written, when any one of them is refused."""
+    if not steps:
+        raise ValueError("no events to write")
+    key = store.check_key(key)
+    sid, scope = row["id"], str(row["id"])
+    fingerprint = formkeys.current()
+    with store.immediate(db):
+        done = store.stored(db, browser, scope, key, fingerprint)
+        if done:
+            return done
+        row = store.session(db, sid)
+        stale = seen_version is not None and seen_version != row["version"]
+        for n, (etype, payload) in enumerate(steps):
+            night = _RowNight(db, row)
+            head, rows = rows_of(night, etype, events.step(night, etype, payload, stale))
+            last = n == len(steps) - 1
+            assert store.commit(db, sid, row["version"], rows, header=head, browser=browser,
+                                key=key if last else None, location=location, fingerprint=fingerprint)
+            row = {**row, "version": row["version"] + 1, "header": head, "summary": rows.summary}
+        if also is not None:
+            also()
+    return Written(row["version"], location)
 
 
 def _worked_out(db, row, etype, payload, seen_version, games=None):

@@ -359,27 +359,28 @@ def start(token):
         new_club["byes"] = {**(club.get("byes") or {}), str(rnd): plan["free"]}
     new_club["clock"] = {**(club.get("clock") or {}), str(rnd): store.now()}
     mus = club.get("mus") or {}
-    key = request_key()
     db = get_db()
     labels = [str(i + 1) for i in range(len(plan["tables"]))]
-    club_links.ensure(db, view.id, labels)
-    from .. import security
-
-    def write(etype, payload, part, seen):
-        return service.write(db, store.session(db, view.id), etype, payload, browser=security.browser_id(),
-                             key=f"{key}:{part}" if key else None, seen_version=seen, location=_here(token))
-
-    try:
-        write("club", {"club": new_club}, "c", request.form.get("v", type=int))
-        for label, seats in zip(labels, plan["tables"]):
-            game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
-                    "seats": seats, "table": label, "round": rnd}
-            if mus.get("scoring"):
-                game["scoring"] = mus["scoring"]
-            write("add_game", {"game": game}, f"t{label}", None)
+    steps = [("club", {"club": new_club})]
+    for label, seats in zip(labels, plan["tables"]):
+        game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
+                "seats": seats, "table": label, "round": rnd}
+        if mus.get("scoring"):
+            game["scoring"] = mus["scoring"]
+        steps.append(("add_game", {"game": game}))
+    try:      # the clock, the byes, every table and its link: one write (all of it or nothing)
+        _write_all(view, steps, request.form.get("v", type=int), also=lambda: club_links.add(db, view.id, labels))
     except RuleError as err:
         return _page(open_session(token), refusal(err), {"plan": t(err.msg)}, plan)
     return see_other(_here(token))
+
+
+def _write_all(view: SessionView, steps: list, seen: int | None, also=None) -> store.Written:
+    """One organizer's action of several events, under the form's one key: all of them land or none."""
+    from .. import security
+
+    return service.write_many(get_db(), view.row, steps, browser=security.browser_id(), key=request_key(),
+                              seen_version=seen, location=_here(view.token), also=also)
 
 
 @bp.post("/s/<token>/club/end")
@@ -389,21 +390,42 @@ def end(token):
     info = night(view)
     running = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
     if not running:
+        if _landed(view):       # a double tap: the first one ended the round
+            return see_other(_here(token))
         return _page(view, 422, {"end": t({"code": "clubweb.no_round"})})
-    key = request_key()
-    from .. import security
-
-    stuck = []
-    for tb in running:
-        try:
-            service.write(get_db(), store.session(get_db(), view.id), "game", {"game": tb["gi"], "action": EndByTime()},
-                          browser=security.browser_id(), key=f"{key}:e{tb['label']}" if key else None,
-                          seen_version=None, location=_here(token))
-        except RuleError:
-            stuck.append(tb["label"])
+    stuck = _stuck(view, running)
+    if not stuck:
+        try:        # every running table ends in one write, or none does
+            _write_all(view, [("game", {"game": tb["gi"], "action": EndByTime()}) for tb in running], None)
+        except RuleError as err:
+            view = open_session(token)
+            stuck = _stuck(view, [tb for tb in running if tb["gi"] < len(view.games)])
+            if not stuck:
+                return _page(view, refusal(err), {"end": t(err.msg)})
     if stuck:
         return _page(open_session(token), 409, {"end": t({"code": "clubweb.open_hands", "tables": ", ".join(stuck)})})
     return see_other(_here(token))
+
+
+def _landed(view: SessionView) -> bool:
+    """This form's key has already written (a retry or a second tap of the same form)."""
+    from .. import formkeys, security
+
+    key = request_key()
+    return bool(key and store.stored(get_db(), security.browser_id(), str(view.id), key, formkeys.current()))
+
+
+def _stuck(view: SessionView, running: list[dict]) -> list[str]:
+    """The tables whose match the clock cannot end now (a hand being recorded): the kind's own rule,
+    asked without writing."""
+    out = []
+    for tb in running:
+        rec = view.games[tb["gi"]]
+        try:
+            kinds.KINDS[rec.kind].apply(rec, EndByTime())
+        except RuleError:
+            out.append(tb["label"])
+    return out
 
 
 @bp.post("/s/<token>/club/leave")
@@ -431,24 +453,17 @@ def arrive(token):
     view = _organizer(token)
     club = _club(view) or abort(400)
     names = [request.form.get("name", "")] + ([request.form.get("partner", "")] if club["format"] in PAIR_FORMATS else [])
-    from .. import security
-
-    key = request_key()
     header = view.header
     try:
         for name in names:
             # checked before anything is written (the event's own rule, on the header alone)
             header = events.player_added(_HeaderOnly(header), {"name": name}, False).header
         added = header["players"][len(view.players):]
-        for i, name in enumerate(added):
-            service.write(get_db(), store.session(get_db(), view.id), "add_player", {"name": name},
-                          browser=security.browser_id(), key=f"{key}:p{i}" if key else None, seen_version=None,
-                          location=_here(token))
+        steps = [("add_player", {"name": name}) for name in added]
         if club["format"] in PAIR_FORMATS:
             new = dict(club, pairs=[*club.get("pairs", []), added])
-            service.write(get_db(), store.session(get_db(), view.id), "club",
-                          {"club": clean_club(new, header["players"])}, browser=security.browser_id(),
-                          key=f"{key}:c" if key else None, seen_version=None, location=_here(token))
+            steps.append(("club", {"club": clean_club(new, header["players"])}))
+        _write_all(view, steps, None)       # the players and their pair: one write
     except RuleError as err:
         return _page(open_session(token), refusal(err), {"arrive": t(err.msg)})
     return see_other(_here(token))
