@@ -3,6 +3,7 @@ items are when they are not a list (the store's rows read when asked for, a chan
 rule and no SQL here: both sides use it."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 
 
@@ -23,5 +24,6 @@ class Indexed(Sequence):
             raise IndexError(i)
         return self._get(i)
 
+    @abstractmethod
     def _get(self, i: int):
-        raise NotImplementedError
+        """Element ``i`` (0 <= i < count)."""

@@ -7,6 +7,7 @@ import re
 from ..errors import RuleError, join_path
 from ..kinds.validate import check_keys, need_int
 from ..messages import N_, define
+from ..text import clean
 from .standings import FORMATS, PAIR_FORMATS
 
 CLUB_KEYS = ("format", "kind", "pairs", "rounds", "minutes", "left", "byes", "clock", "mus")
@@ -39,7 +40,7 @@ def clean_label(raw, path: str = "table") -> str:
     """A table's label: 1-20 characters of text, trimmed ("3", "Terraza")."""
     if not isinstance(raw, str) or _HIDDEN.search(raw):
         raise RuleError("club.label", path, max=MAX_LABEL)
-    label = " ".join(raw.split())
+    label = clean(raw, path)            # the one text policy: nothing invisible or blank-looking
     if not 1 <= len(label) <= MAX_LABEL:
         raise RuleError("club.label", path, max=MAX_LABEL)
     return label
