@@ -18,6 +18,7 @@ import time
 import pytest
 
 from helpers import start_session
+from taps import at_rest as wait_settled, double_tap_held, live_version as _version, wait_recorded as wait_version_after
 
 SIZES = [(360, 740), (320, 640)]
 
@@ -25,25 +26,6 @@ SIZES = [(360, 740), (320, 640)]
 def _touch(browser, w=360, h=740):
     return browser.new_context(viewport={"width": w, "height": h}, device_scale_factor=2, has_touch=True,
                                is_mobile=True)
-
-
-def _version(page):
-    return page.evaluate("document.getElementById('live') && document.getElementById('live').dataset.version")
-
-
-def wait_settled(page, timeout=15000):
-    """The page at rest: no request of a tap under way and the scroll put back (static/app.js marks
-    <html data-busy> from the tap until then)."""
-    page.wait_for_load_state()
-    page.wait_for_selector("html:not([data-busy])", state="attached", timeout=timeout)
-
-
-def wait_version_after(page, before, timeout=15):
-    deadline = time.monotonic() + timeout
-    while _version(page) in (before, None):
-        assert time.monotonic() < deadline, "nothing was recorded"
-        page.wait_for_timeout(50)
-    wait_settled(page)
 
 
 def centre(page, selector):
@@ -109,21 +91,9 @@ def test_two_taps_on_one_control_send_one_request(browser, live_server, size):
     ctx = _touch(browser, *size)
     page = ctx.new_page()
     edit, game = new_match(page, live_server)
-    held = []
-    page.route("**/mus/0/**", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
     x, y = centre(page, "#thumb button[value=pass]")
     before = _version(page)
-    page.touchscreen.tap(x, y)
-    page.wait_for_timeout(80)
-    page.touchscreen.tap(x, y)
-    deadline = time.monotonic() + 10
-    while not held:
-        assert time.monotonic() < deadline, "the tap sent nothing"
-        page.wait_for_timeout(20)
-    page.wait_for_timeout(300)                     # room for a second request, were one sent
-    assert len(held) == 1, f"{len(held)} requests for one double tap"
-    held[0].continue_()
-    page.unroute("**/mus/0/**")
+    double_tap_held(page, "**/mus/0/**", x, y)
     wait_version_after(page, before)
     got = hands(page, edit)
     assert len(got) == 1 and got[0]["open"] == "chica", got          # Grande passed, once

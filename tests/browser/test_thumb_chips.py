@@ -15,6 +15,7 @@ import time
 
 import pytest
 from helpers import start_session
+from taps import double_tap_held, live_version as _version, wait_recorded
 from widths import WIDE
 
 # the scroll kept and the bar in view must not depend on timing: every test here runs with the CPU busy
@@ -34,10 +35,6 @@ def touch(request, browser):
     page.size = (w, h)
     yield page
     ctx.close()
-
-
-def _version(page):
-    return page.evaluate("document.getElementById('live') && document.getElementById('live').dataset.version")
 
 
 def settle(page) -> None:
@@ -301,24 +298,8 @@ def test_a_double_tap_in_the_bar_records_one_step(phone, live_server):
             page.tap("#thumb label:has(input[name=card][value=AH])")
         box = page.locator(target).bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        held = []
-        page.route("**/newmarket/0/**", lambda route: held.append(route) if route.request.method == "POST"
-                   else route.continue_())
         before = _version(page)
-        page.touchscreen.tap(x, y)
-        page.wait_for_timeout(80)
-        page.touchscreen.tap(x, y)
-        deadline = time.monotonic() + 10
-        while not held:
-            assert time.monotonic() < deadline, "the tap sent nothing"
-            page.wait_for_timeout(20)
-        page.wait_for_timeout(300)                                     # room for a second request, were one sent
-        assert len(held) == 1, f"{len(held)} requests for one double tap"
-        held[0].continue_()
-        page.unroute("**/newmarket/0/**")
-        deadline = time.monotonic() + 10
-        while _version(page) in (before, None):
-            assert time.monotonic() < deadline, "nothing recorded"
-            page.wait_for_timeout(30)
+        double_tap_held(page, "**/newmarket/0/**", x, y)
+        wait_recorded(page, before)
     deals = _doc(page, edit)["games"][0]["deals"]
     assert deals == [{"open": True, "boodles_won": [{"card": "AH", "by": "Carlos"}]}], deals

@@ -7,27 +7,10 @@ import time
 import pytest
 
 from helpers import start_session
+from taps import at_rest as _at_rest, live_version as _version, wait_recorded as _settled
 from widths import WIDE
 
 SIZES = [(360, 740), (320, 640)]
-
-
-def _version(page):
-    return page.evaluate("document.querySelector('#live') && document.querySelector('#live').dataset.version")
-
-
-def _at_rest(page):
-    """No tap's request under way and the scroll put back (static/app.js: <html data-busy>)."""
-    page.wait_for_load_state()
-    page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
-
-
-def _settled(page, before, timeout=20):
-    deadline = time.monotonic() + timeout
-    while _version(page) in (before, None):
-        assert time.monotonic() < deadline, "nothing was recorded"
-        page.wait_for_timeout(30)
-    _at_rest(page)
 
 
 def tap(page, selector):

@@ -35,11 +35,12 @@ def ready(page):
 def tap_and_wait(page, selector):
     """A tap that posts: wait for the answer and the page it leads to (no fixed sleeps)."""
     ready(page)
-    page.wait_for_timeout(420)   # app.js's deliberate 400 ms double-tap guard (a rule of the app, not a wait for the machine)
+    page.wait_for_selector("html:not([data-busy])", state="attached")    # the last tap's page has settled
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.locator(selector).first.tap()
     ready(page)
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_selector("html:not([data-busy])", state="attached")
 
 
 def words_of(lang: str, vocab: str) -> dict:
