@@ -12,12 +12,14 @@ import sys
 
 import click
 
+from .engine import is_url
+
 MIN_ADMIN_TOKEN = 16
 
 
 def _db_option(f):
     return click.option("--db", "db_path", envvar="COMPANION_DB", default="companion.db", show_default=True,
-                        help="SQLite database file (env COMPANION_DB).")(f)
+                        help="SQLite database file, or a postgresql:// URL (env COMPANION_DB).")(f)
 
 
 class _DatabaseErrors:
@@ -32,11 +34,20 @@ class _DatabaseErrors:
     def __exit__(self, etype, err, _tb):
         import sqlite3
 
-        from .faults import database_line
+        from .faults import database_line, kind_of
 
-        if err is not None and isinstance(err, (sqlite3.Error, OSError)):
+        if err is not None and (isinstance(err, (sqlite3.Error, OSError)) or kind_of(err) is not None):
             raise click.ClickException(database_line(self.path, err)) from None
         return False
+
+
+def _where(db_path: str) -> str:
+    """The database as a person reads it: a file's full path, a URL without its password."""
+    if is_url(db_path):
+        from .postgres import describe
+
+        return describe(db_path)
+    return os.path.abspath(db_path)
 
 
 def _open_app(db_path: str, config: dict | None = None, *, write: bool = True):
@@ -49,7 +60,7 @@ def _open_app(db_path: str, config: dict | None = None, *, write: bool = True):
         why = cannot_write(db_path)
         if why is not None:
             raise click.ClickException(database_line(db_path, why))
-    elif not os.path.isfile(db_path):
+    elif not is_url(db_path) and not os.path.isfile(db_path):
         raise click.ClickException(f"no database at {os.path.abspath(db_path)}")
     with _DatabaseErrors(db_path):
         app = create_app({**(config or {}), "DATABASE": db_path})
@@ -104,7 +115,7 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, wor
     app = _open_app(db_path, {"ADMIN_TOKEN": token, "BASE_URL": base_url, "BIND_HOST": host,
                                "BEHIND_PROXY": behind_proxy})
     address, unreachable = reachable(base_url, host, port)
-    click.echo(f"Companion on {os.path.abspath(db_path)}")
+    click.echo(f"Companion on {_where(db_path)}")
     click.echo(f"Open on any phone on this network: {address}/")
     click.echo(qr_text(f"{address}/"))
     if unreachable == "loopback":
@@ -176,7 +187,7 @@ def export(db_path, session_id):
     from .db import connect
     from .session import to_doc
 
-    if not os.path.isfile(db_path):
+    if not is_url(db_path) and not os.path.isfile(db_path):
         raise click.ClickException(f"no session {session_id}: no database at {os.path.abspath(db_path)}")
     _open_app(db_path, write=False)
     with _DatabaseErrors(db_path):
@@ -202,9 +213,9 @@ def check(db_path):
     for line in problems:
         click.echo(line)
     if problems:
-        raise click.ClickException(f"{len(problems)} problem(s) in {os.path.abspath(db_path)}")
+        raise click.ClickException(f"{len(problems)} problem(s) in {_where(db_path)}")
     click.echo(f"ok: {counted['sessions']} sessions, {counted['games']} games, {counted['items']} hands and deals "
-               "replayed; SQLite integrity ok")
+               "replayed" + ("" if is_url(db_path) else "; SQLite integrity ok"))
 
 
 @main.command()

@@ -14,6 +14,7 @@ from flask import current_app, g
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from . import engine
 from .errors import RuleError
 
 migrations = Migrations("companion")
@@ -224,11 +225,15 @@ BUSY_TIMEOUT = 10     # seconds a write waits for another writer before "databas
 
 def connect(path: str) -> Database:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE). Its
-    pragmas are set once, here, not before every write."""
+    pragmas are set once, here, not before every write. ``path`` may be a PostgreSQL URL
+    (``companion.postgres``: the same calls, another engine)."""
+    if engine.is_url(path):
+        return engine.postgres().connect(path)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
     for pragma in PRAGMAS:
         conn.execute(pragma)
     db = Database(conn)
+    db.dialect = "sqlite"
     db.path = path      # the store's caches are per database file
     return db
 
@@ -241,6 +246,8 @@ PRAGMAS = (
 
 def init_db(path: str) -> str:
     """Create or migrate the database; returns the app's persistent secret key."""
+    if engine.is_url(path):
+        return engine.postgres().init_db(path)
     db = connect(path)
     try:
         if path != ":memory:":
@@ -263,6 +270,9 @@ def get_db() -> Database:
     """This request's connection. Each request holds one connection of its own; connections are
     reused across requests because opening one (schema parse, wrapper) costs ~100x a poll's query."""
     if "db" not in g:
+        if engine.is_url(current_app.config["DATABASE"]):
+            g.db = engine.postgres().borrow(current_app.config["DATABASE"])
+            return g.db
         pool = _pools.setdefault(current_app.config["DATABASE"], queue.SimpleQueue())
         try:
             g.db = pool.get_nowait()
@@ -277,4 +287,7 @@ def close_db(_exc=None) -> None:
         return
     if db.conn.in_transaction:  # never hand on a connection in the middle of a transaction
         db.execute("ROLLBACK")
+    if getattr(db, "dialect", "") == "postgresql":
+        db.close()                 # back to psycopg's pool
+        return
     _pools.setdefault(current_app.config["DATABASE"], queue.SimpleQueue()).put(db)

@@ -12,6 +12,7 @@ import errno
 import os
 import sqlite3
 
+from .engine import is_url
 from .messages import N_, define
 
 READONLY, FULL, BUSY, BROKEN, MISSING = "readonly", "full", "busy", "broken", "missing"
@@ -51,10 +52,37 @@ def kind_of(err: BaseException) -> str | None:
             return _CODES[code & 0xFF]
         text = str(err).lower()
         return next((kind for word, kind in _WORDS if word in text), BROKEN if isinstance(err, sqlite3.DatabaseError) else None)
+    pg = _postgres_kind(err)
+    if pg is not None:
+        return pg
     if isinstance(err, OSError):
         return {errno.EROFS: READONLY, errno.EACCES: READONLY, errno.EPERM: READONLY, errno.ENOSPC: FULL,
                 errno.EDQUOT: FULL, errno.ENOENT: MISSING}.get(err.errno)
     return None
+
+
+def _postgres_errors() -> tuple:
+    """PostgreSQL's error classes, when psycopg is installed (a SQLite-only install has none)."""
+    try:
+        import psycopg
+        from psycopg_pool import PoolTimeout
+    except ImportError:
+        return ()
+    return psycopg.Error, PoolTimeout
+
+
+def _postgres_kind(err: BaseException) -> str | None:
+    errors = _postgres_errors()
+    if not errors or not isinstance(err, errors):
+        return None
+    state = getattr(getattr(err, "diag", None), "sqlstate", None) or ""
+    if state == "53100":                          # disk_full
+        return FULL
+    if state == "25006":                          # read_only_sql_transaction (a standby, a read-only database)
+        return READONLY
+    if state in ("55P03", "40001", "40P01") or state.startswith(("08", "57P")) or not state:
+        return BUSY      # a lock not had in time, a conflict, the server unreachable or restarting: try again
+    return BROKEN
 
 
 def no_space(path: str) -> bool:
@@ -76,8 +104,9 @@ def kind_at(err: BaseException, path: str) -> str | None:
 
 
 def cannot_write(path: str) -> str | None:
-    """Why the database at ``path`` cannot be written (MISSING, READONLY), or None. Cheap: a stat."""
-    if path == ":memory:" or path.startswith("file:"):
+    """Why the database at ``path`` cannot be written (MISSING, READONLY), or None. Cheap: a stat (a
+    database server answers for itself)."""
+    if path == ":memory:" or path.startswith("file:") or is_url(path):
         return None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
@@ -93,6 +122,10 @@ def cannot_write(path: str) -> str | None:
 def database_line(path: str, err: BaseException | str) -> str:
     """One line for the command line, naming the file and what to do."""
     kind = err if isinstance(err, str) else kind_at(err, path)
+    if is_url(path):
+        from .postgres import describe
+
+        return f"database {describe(path)}: {'busy or unreachable, try again' if kind == BUSY else err}"
     where = os.path.abspath(path)
     folder = os.path.dirname(where)
     if kind == MISSING and not os.path.isdir(folder):
@@ -123,6 +156,8 @@ def install(app) -> None:
         return None
 
     app.register_error_handler(sqlite3.Error, _fault_page)
+    for error in _postgres_errors():
+        app.register_error_handler(error, _fault_page)
     app.register_error_handler(DiskFault, _fault_page)
 
 
@@ -155,10 +190,11 @@ def probe_write(path: str) -> None:
     db = connect(path)
     try:
         db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('write_checked', ?)",
+        db.execute("INSERT INTO meta(key, value) VALUES ('write_checked', ?)"
+                   " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                    [datetime.now(timezone.utc).isoformat(timespec="seconds")])
         db.execute("COMMIT")
     finally:
         if db.conn.in_transaction:
-            db.conn.rollback()
+            db.execute("ROLLBACK")
         db.conn.close()

@@ -239,11 +239,14 @@ def commit(db: Database, session_id: int, seen: int, rows: Rows, *, header: dict
         if item is None:
             db.execute("DELETE FROM items WHERE session_id = ? AND gi = ? AND idx >= ?", [session_id, gi, idx])
         else:
-            db.execute("INSERT OR REPLACE INTO items(session_id, gi, idx, body, result, before)"
-                       " VALUES (?, ?, ?, ?, ?, ?)", [session_id, *_item_row(gi, idx, item)])
+            db.execute("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)"
+                       " ON CONFLICT (session_id, gi, idx) DO UPDATE SET body = excluded.body,"
+                       " result = excluded.result, before = excluded.before", [session_id, *_item_row(gi, idx, item)])
     for gi, row in rows.games.items():
-        db.execute("INSERT OR REPLACE INTO games(session_id, gi, kind, head, state, seed, items)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?)", [session_id, *_game_row(gi, row)])
+        db.execute("INSERT INTO games(session_id, gi, kind, head, state, seed, items) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                   " ON CONFLICT (session_id, gi) DO UPDATE SET kind = excluded.kind, head = excluded.head,"
+                   " state = excluded.state, seed = excluded.seed, items = excluded.items",
+                   [session_id, *_game_row(gi, row)])
     _side_tables(db, session_id, rows.nets, rows.kinds)
     _remember_key(db, browser, str(session_id), key, seq, location, fingerprint)
     return True
@@ -328,9 +331,9 @@ def _insert(db: Database, new: NewSession, browser: str, key: str | None, locati
     edit, view = new_token(), new_token()
     cur = db.execute(
         "INSERT INTO sessions(name, created, updated, started, edit_token, view_token, version, header, summary)"
-        " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
         [new.name, stamp, stamp, new.started or stamp, edit, view, dump(new.header), dump(new.summary)])
-    session_id = cur.lastrowid
+    session_id = cur.fetchone()[0]
     db.conn.executemany("INSERT INTO games(session_id, gi, kind, head, state, seed, items)"
                         " VALUES (?, ?, ?, ?, ?, ?, ?)", [[session_id, *_game_row(gi, g)] for gi, g in enumerate(new.games)])
     db.conn.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",

@@ -1,12 +1,89 @@
+import os
+
 import pytest
 
 from companion import create_app
 
+# Every test that uses a database runs on both engines: the embedded SQLite and PostgreSQL (a throwaway
+# cluster started once, tests/pgcluster.py). A test about SQLite's own file (its pragmas, its query
+# plans, a read-only or full disk) is marked ``sqlite_only``.
+BACKENDS = ("sqlite", "postgresql")
+
+
+def _postgres_available() -> bool:
+    from pgcluster import binaries
+
+    return bool(os.environ.get("COMPANION_TEST_PG")) or binaries() is not None
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only: about SQLite's file itself; not run on PostgreSQL")
+
+
+def pytest_collection_modifyitems(config, items):
+    available = _postgres_available()
+    keep, dropped = [], []
+    for item in items:
+        on_pg = getattr(item, "callspec", None) is not None and item.callspec.params.get("backend") == "postgresql"
+        if on_pg and (not available or item.get_closest_marker("sqlite_only")):
+            dropped.append(item)
+        else:
+            keep.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+    if not available:
+        config._companion_no_pg = len(dropped)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    missing = getattr(config, "_companion_no_pg", None)
+    if missing:
+        terminalreporter.write_line(f"PostgreSQL is not installed: {missing} runs on PostgreSQL were left out "
+                                    "(Debian: apt-get install postgresql; .ci/run installs it)", yellow=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    from pgcluster import Cluster
+
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    return request.param
+
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.db"),
-                      "BASE_URL": "http://table.example:8000"})
+def new_database(backend, tmp_path, request):
+    """``new_database(name)``: a fresh, empty database on this test's engine (a file in ``tmp_path``, or a
+    schema of its own on the test cluster, dropped afterwards)."""
+    made = []
+    cluster = request.getfixturevalue("pg_cluster") if backend == "postgresql" else None
+
+    def make(name: str = "test.db") -> str:
+        if cluster is None:
+            return str(tmp_path / name)
+        url = cluster.new_schema()
+        made.append(url)
+        return url
+
+    yield make
+    for url in made:
+        cluster.drop(url)
+
+
+@pytest.fixture
+def database(new_database):
+    return new_database()
+
+
+@pytest.fixture
+def app(database):
+    app = create_app({"TESTING": True, "DATABASE": database, "BASE_URL": "http://table.example:8000"})
     yield app
 
 

@@ -16,16 +16,19 @@ def test_state_prints_the_computed_state(tmp_path):
     assert json.loads(result.output)["format"] == "companion-state/1"
 
 
-def test_import_then_export(tmp_path):
+def test_import_then_export(tmp_path, new_database):
     f = tmp_path / "s.json"
     f.write_text(json.dumps(DOC))
-    db = str(tmp_path / "c.db")
+    db = new_database("c.db")
     result = CliRunner().invoke(main, ["import", "--db", db, str(f)])
     assert result.exit_code == 0, result.output
     sid = json.loads(result.output)["id"]
     result = CliRunner().invoke(main, ["export", "--db", db, str(sid)])
     assert result.exit_code == 0
     assert json.loads(result.output) == DOC
+    result = CliRunner().invoke(main, ["check", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ok: 1 sessions")
 
 
 def test_a_bad_file_names_its_path(tmp_path):
@@ -36,8 +39,11 @@ def test_a_bad_file_names_its_path(tmp_path):
     assert "players[1]: Ane is listed twice" in result.output
 
 
-def test_export_of_a_missing_session(tmp_path):
-    result = CliRunner().invoke(main, ["export", "--db", str(tmp_path / "c.db"), "42"])
+def test_export_of_a_missing_session(tmp_path, new_database):
+    db = new_database("c.db")
+    if "://" in db:
+        CliRunner().invoke(main, ["check", "--db", db])      # a database server is there, with no session 42
+    result = CliRunner().invoke(main, ["export", "--db", db, "42"])
     assert result.exit_code != 0 and "no session 42" in result.output
 
 

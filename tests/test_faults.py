@@ -66,6 +66,7 @@ def _connect_with(pragma: str, monkeypatch):
     monkeypatch.setattr(dbmod, "connect", connect)
 
 
+@pytest.mark.sqlite_only     # SQLite's own errors (tests/test_postgres.py: PostgreSQL's)
 def test_sqlite_refusing_a_write_as_read_only_is_a_503_not_a_500(app, client, monkeypatch, caplog):
     links = new_session(client)
     dbmod._pools.clear()
@@ -78,6 +79,7 @@ def test_sqlite_refusing_a_write_as_read_only_is_a_503_not_a_500(app, client, mo
     assert _name(client, links["edit"]) == "Friday at Koldo's"
 
 
+@pytest.mark.sqlite_only     # SQLite's own errors (tests/test_postgres.py: PostgreSQL's)
 def test_a_full_database_answers_503_and_keeps_what_it_had(app, client, monkeypatch):
     links = new_session(client)
     dbmod._pools.clear()
@@ -261,6 +263,7 @@ def test_check_replays_every_game_and_names_the_wrong_session(tmp_path):
     assert "session 1 " not in bad.output
 
 
+@pytest.mark.sqlite_only     # SQLite's own errors (tests/test_postgres.py: PostgreSQL's)
 def test_a_database_locked_by_another_program_answers_503_busy(app, client, monkeypatch):
     links = new_session(client)
     dbmod._pools.clear()

@@ -2,6 +2,7 @@
 the rows always equal a replay of the events, undo is the exact inverse across games, a refused tap
 changes nothing, the night's money balances, and export -> import -> export is identical (with the same
 computed state)."""
+import itertools
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -19,11 +20,14 @@ def _write(db, sid, etype, payload):
     return service.write(db, store.session(db, sid), etype, payload, browser="p", key=None, seen_version=None, location="/")
 
 
+_examples = itertools.count()
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(data=st.data())
-def test_sessions_with_games_replay_undo_and_round_trip(tmp_path_factory, data):
-    path = str(tmp_path_factory.mktemp("p") / "s.db")
+def test_sessions_with_games_replay_undo_and_round_trip(new_database, data):
+    path = new_database(f"s{next(_examples)}.db")
     init_db(path)
     db = connect(path)
     doc = {"format": S.FORMAT, "name": "Random night", "currency": "EUR", "players": PLAYERS, "games": []}

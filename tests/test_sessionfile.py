@@ -29,8 +29,8 @@ def test_load_is_idempotent(doc):
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(doc=sessions)
-def test_export_import_export_is_identical(tmp_path, doc):
-    path = str(tmp_path / "rt.db")
+def test_export_import_export_is_identical(database, doc):
+    path = database
     init_db(path)
     db = connect(path)
     service.create(db, S.load(doc), browser="b")

@@ -62,12 +62,31 @@ _TRIGGERS = [
     "CREATE TRIGGER rt_on_delete AFTER DELETE ON sessions BEGIN"
     " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (old.id); END",
 ]
+# the same three triggers in PostgreSQL's words (a trigger runs a function there)
+_PG_TRIGGERS = [
+    "CREATE OR REPLACE FUNCTION rt_mark() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+    " IF TG_OP = 'DELETE' THEN INSERT INTO rt_dirty(session_id) VALUES (OLD.id) ON CONFLICT DO NOTHING;"
+    " ELSE INSERT INTO rt_dirty(session_id) VALUES (NEW.id) ON CONFLICT DO NOTHING; END IF;"
+    " RETURN NULL; END $$",
+    "CREATE TRIGGER rt_on_insert AFTER INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION rt_mark()",
+    "CREATE TRIGGER rt_on_update AFTER UPDATE OF version, started ON sessions FOR EACH ROW"
+    " EXECUTE FUNCTION rt_mark()",
+    "CREATE TRIGGER rt_on_delete AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION rt_mark()",
+]
 _NAMES = [s.split()[2] for s in _TABLES if s.startswith("CREATE TABLE")]
 
 
+def _postgres(db: Database) -> bool:
+    return getattr(db, "dialect", "sqlite") == "postgresql"
+
+
 def _ready(db: Database) -> bool:
-    row = db.execute("SELECT (SELECT value FROM meta WHERE key = 'ratings_schema'),"
-                     " (SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?))",
+    if _postgres(db):
+        triggers = ("SELECT COUNT(*) FROM information_schema.triggers WHERE event_object_schema = current_schema()"
+                    " AND event_manipulation IN ('INSERT', 'UPDATE', 'DELETE') AND trigger_name IN (?, ?, ?)")
+    else:
+        triggers = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)"
+    row = db.execute(f"SELECT (SELECT value FROM meta WHERE key = 'ratings_schema'), ({triggers})",
                      list(TRIGGERS)).fetchone()
     return row[0] == SCHEMA and row[1] == len(TRIGGERS)
 
@@ -75,14 +94,22 @@ def _ready(db: Database) -> bool:
 def _build(db: Database) -> None:
     """(Re)create the tables and triggers; every session is dirty then."""
     for name in TRIGGERS:
-        db.execute(f"DROP TRIGGER IF EXISTS {name}")
+        db.execute(f"DROP TRIGGER IF EXISTS {name}" + (" ON sessions" if _postgres(db) else ""))
     for name in _NAMES:
         db.execute(f"DROP TABLE IF EXISTS {name}")
-    for sql in _TABLES + _TRIGGERS:
-        db.execute(sql)
+    if _postgres(db):
+        from ..postgres import ddl
+
+        for sql in _TABLES:
+            db.execute(ddl(sql))
+        for sql in _PG_TRIGGERS:
+            db.raw.execute(sql)
+    else:
+        for sql in _TABLES + _TRIGGERS:
+            db.execute(sql)
     db.execute("INSERT INTO rt_dirty(session_id) SELECT id FROM sessions")
     db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
-    db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_schema', ?)", [SCHEMA])
+    _put_meta(db, "ratings_schema", SCHEMA)
 
 
 SESSIONS_PER_LOCK = 20     # sessions whose share is replaced under one write lock
@@ -125,7 +152,8 @@ def refresh(db: Database, budget: float | None = None) -> int:
                     _lower_pending(db, changed)
                 # still dirty if it was written to since it was read (the trigger keeps its row)
                 db.execute("DELETE FROM rt_dirty WHERE session_id = ?"
-                           " AND (SELECT version FROM sessions WHERE id = ?) IS ?", [sid, sid, version])
+                           " AND COALESCE((SELECT version FROM sessions WHERE id = ?), -1) = ?",
+                           [sid, sid, -1 if version is None else version])
         done += len(ids)
         steps += 1
     while _pending(db) is not None and more():
@@ -146,6 +174,11 @@ def behind(db: Database) -> int | None:
     return dirty if dirty or _pending(db) is not None else None
 
 
+def _put_meta(db: Database, key: str, value: str) -> None:
+    db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+               [key, value])
+
+
 def _pending(db: Database) -> str | None:
     row = db.execute("SELECT value FROM meta WHERE key = 'ratings_pending'").fetchone()
     return row[0] if row else None
@@ -154,7 +187,7 @@ def _pending(db: Database) -> str | None:
 def _lower_pending(db: Database, ord_: str) -> None:
     current = _pending(db)
     if current is None or ord_ < current:
-        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_pending', ?)", [ord_])
+        _put_meta(db, "ratings_pending", ord_)
 
 
 def _read(db: Database, sid: int) -> tuple[int | None, dict | None]:
@@ -202,8 +235,10 @@ def _replace(db: Database, sid: int, new: dict | None) -> str | None:
         _add_sums(db, new, 1)
         db.conn.executemany("INSERT INTO rt_contests(ord, session_id, kind, club, data) VALUES (?, ?, ?, ?, ?)",
                             [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]])
-        db.conn.executemany("INSERT OR REPLACE INTO rt_names(key, name) VALUES (?, ?)", list(new["names"].items()))
-        db.execute("INSERT OR REPLACE INTO rt_sessions(session_id, data) VALUES (?, ?)", [sid, store.dump(new)])
+        db.conn.executemany("INSERT INTO rt_names(key, name) VALUES (?, ?)"
+                            " ON CONFLICT (key) DO UPDATE SET name = excluded.name", list(new["names"].items()))
+        db.execute("INSERT INTO rt_sessions(session_id, data) VALUES (?, ?)"
+                   " ON CONFLICT (session_id) DO UPDATE SET data = excluded.data", [sid, store.dump(new)])
     else:
         db.execute("DELETE FROM rt_sessions WHERE session_id = ?", [sid])
     old_ords = [c["ord"] for c in (old or {}).get("contests", [])]
@@ -216,8 +251,9 @@ def _replace(db: Database, sid: int, new: dict | None) -> str | None:
 def _add_sums(db: Database, share: dict, sign: int) -> None:
     for subject, what, other, p, w, l, d in share["stats"]:
         db.execute("INSERT INTO rt_stats(subject, what, other, played, won, lost, drawn) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                   " ON CONFLICT(subject, what, other) DO UPDATE SET played = played + excluded.played,"
-                   " won = won + excluded.won, lost = lost + excluded.lost, drawn = drawn + excluded.drawn",
+                   " ON CONFLICT(subject, what, other) DO UPDATE SET played = rt_stats.played + excluded.played,"
+                   " won = rt_stats.won + excluded.won, lost = rt_stats.lost + excluded.lost,"
+                   " drawn = rt_stats.drawn + excluded.drawn",
                    [subject, what, other, sign * p, sign * w, sign * l, sign * d])
     if sign < 0:
         db.execute("DELETE FROM rt_stats WHERE played = 0 AND subject IN (SELECT value FROM json_each(?))",
@@ -228,7 +264,8 @@ def _add_sums(db: Database, share: dict, sign: int) -> None:
         for k, v in figures.items():
             acc[k] = acc.get(k, 0) + sign * v
         if any(acc.values()):
-            db.execute("INSERT OR REPLACE INTO rt_mus(subject, data) VALUES (?, ?)", [subject, store.dump(acc)])
+            db.execute("INSERT INTO rt_mus(subject, data) VALUES (?, ?)"
+                       " ON CONFLICT (subject) DO UPDATE SET data = excluded.data", [subject, store.dump(acc)])
         else:
             db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
 
@@ -240,9 +277,10 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
     db.execute("DELETE FROM rt_history WHERE ord >= ?", [cutoff])
     month = cutoff[:7]
     db.execute("DELETE FROM rt_monthly WHERE month >= ?", [month])
-    db.execute("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) SELECT kind, key, ?, mu, sigma, n FROM"
-               " (SELECT kind, key, mu, sigma, n, MAX(ord) FROM rt_history WHERE ord >= ? AND ord < ?"
-               "  GROUP BY kind, key)", [month, month, cutoff])
+    db.execute("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) SELECT h.kind, h.key, CAST(? AS TEXT),"
+               " h.mu, h.sigma, h.n FROM rt_history h JOIN (SELECT kind, key, MAX(ord) AS ord FROM rt_history"
+               "  WHERE ord >= ? AND ord < ? GROUP BY kind, key) m ON h.kind = m.kind AND h.key = m.key"
+               " AND h.ord = m.ord", [month, month, cutoff])
     for kind, key in db.execute("SELECT kind, key FROM rt_current WHERE last_ord >= ?", [cutoff]).fetchall():
         last = db.execute("SELECT mu, sigma, n, ord FROM rt_history WHERE kind = ? AND key = ?"
                           " ORDER BY ord DESC LIMIT 1", [kind, key]).fetchone()
@@ -278,7 +316,9 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
                 names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
     db.conn.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
     monthly = {(kind, key, ord_[:7]): (mu, sigma, n) for kind, key, ord_, mu, sigma, n in history}   # last wins
-    db.conn.executemany("INSERT OR REPLACE INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)",
+    db.conn.executemany("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)"
+                        " ON CONFLICT (kind, key, month) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                        " n = excluded.n",
                         [[*k, *v] for k, v in monthly.items()])
     db.conn.executemany(
         "INSERT INTO rt_current(kind, key, name, mu, sigma, ordinal, n, last_ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -289,7 +329,7 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
     if following is None:
         db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
     else:
-        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('ratings_pending', ?)", [following])
+        _put_meta(db, "ratings_pending", following)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from urllib.parse import parse_qsl, urlencode
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
-from .. import glossary
+from .. import engine, glossary
 from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
 
 try:
@@ -67,11 +67,22 @@ class FastPoll:
             self.local.conn = conn
         return conn
 
+    def _read(self, fn):
+        """``fn(connection)``: this thread's SQLite connection, or one borrowed from the PostgreSQL pool
+        for the length of the read (a poll holds no connection between polls)."""
+        if engine.is_url(self.database):
+            db = engine.postgres().borrow(self.database)
+            try:
+                return fn(db)
+            finally:
+                db.close()
+        return fn(self._conn())
+
     def lookup(self, token: str) -> tuple[int, bool] | None:
         """(version, whether the token is the Watch link) of a session's link, or None."""
-        row = self._conn().execute(
+        row = self._read(lambda conn: conn.execute(
             "SELECT version, view_token FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
-        ).fetchone()
+        ).fetchone())
         if row is None:
             return None
         return row[0], secrets.compare_digest(row[1].encode(), token.encode())
@@ -90,7 +101,7 @@ class FastPoll:
                         from .club_links import poll_unchanged
 
                         rest = path[3 + len(token):]
-                        if poll_unchanged(self._conn(), token, int(since), rest):
+                        if self._read(lambda conn: poll_unchanged(conn, token, int(since), rest)):
                             start_response("200 OK", list(HEADERS))
                             return []
                     else:

@@ -41,7 +41,7 @@ def scope_sql() -> tuple[str, list, str]:
     sessions this browser may list. An edit role counts only for the scoring link it opened: after the
     link is replaced, a browser that held the old one lists the session as a watcher."""
     if is_admin():
-        return "FROM sessions s WHERE 1", [], "s.edit_token AS token, 'edit' AS role"
+        return "FROM sessions s WHERE 1 = 1", [], "s.edit_token AS token, 'edit' AS role"
     edit = "b.role = 'edit' AND b.gen = s.edit_gen"
     return ("FROM browsers b JOIN sessions s ON s.id = b.session_id WHERE b.browser = ?",
             [security.browser_id()],

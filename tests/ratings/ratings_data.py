@@ -27,8 +27,9 @@ def doc(name, started, games, players=None):
             "players": players, "games": games}
 
 
-def make_db(tmp_path, docs, name="r.db"):
-    path = str(tmp_path / name)
+def make_db(new_database, docs, name="r.db"):
+    """A database (on the test's engine: ``new_database`` is conftest's fixture) holding ``docs``."""
+    path = new_database(name)
     init_db(path)
     db = connect(path)
     for d in docs:

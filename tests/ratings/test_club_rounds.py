@@ -30,8 +30,8 @@ def test_a_session_with_a_club_is_a_club_night():
     assert derived.session_share(1, "2026-05-01", {}, [])["club"] is False
 
 
-def test_club_nights_only(tmp_path):
-    db = make_db(tmp_path, [doc("League", "2026-05-01T20:00", [mus(("Ane", "Bea", "Carlos", "Dani"), ["A"])]),
+def test_club_nights_only(new_database):
+    db = make_db(new_database, [doc("League", "2026-05-01T20:00", [mus(("Ane", "Bea", "Carlos", "Dani"), ["A"])]),
                             doc("Home", "2026-05-02T20:00", [mus(("Ane", "Bea", "Carlos", "Dani"), ["B"])])])
     derived.refresh(db)
     db.execute("UPDATE rt_contests SET club = 1 WHERE session_id = (SELECT id FROM sessions WHERE name = 'League')")

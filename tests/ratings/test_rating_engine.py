@@ -21,8 +21,8 @@ def history():
     ]
 
 
-def test_ratings_equal_the_librarys_own_results(tmp_path):
-    db = make_db(tmp_path, history())
+def test_ratings_equal_the_librarys_own_results(new_database):
+    db = make_db(new_database, history())
     derived.refresh(db)
     model = PlackettLuce()
     r = {k: model.rating() for k in ("ane", "bea", "carlos", "dani", "eneko")}
@@ -61,13 +61,13 @@ def test_ratings_equal_the_librarys_own_results(tmp_path):
     assert got[("mus-pair", "ane|carlos")][2] == 2
 
 
-def test_same_ratings_whatever_the_import_order(tmp_path):
+def test_same_ratings_whatever_the_import_order(new_database):
     docs = history()
-    base = rating_rows(_rated(make_db(tmp_path, docs, "a.db")))
+    base = rating_rows(_rated(make_db(new_database, docs, "a.db")))
     for seed in range(3):
         shuffled = docs[:]
         random.Random(seed).shuffle(shuffled)
-        assert rating_rows(_rated(make_db(tmp_path, shuffled, f"s{seed}.db"))) == base
+        assert rating_rows(_rated(make_db(new_database, shuffled, f"s{seed}.db"))) == base
 
 
 def _rated(db):
@@ -75,9 +75,9 @@ def _rated(db):
     return db
 
 
-def test_incremental_equals_a_rebuild_from_scratch(tmp_path):
+def test_incremental_equals_a_rebuild_from_scratch(new_database):
     docs = history()
-    db = make_db(tmp_path, docs[:2])
+    db = make_db(new_database, docs[:2])
     derived.refresh(db)
     from companion import session as S
     for d in docs[2:]:
@@ -91,8 +91,8 @@ def test_incremental_equals_a_rebuild_from_scratch(tmp_path):
     assert db.execute("SELECT * FROM rt_history ORDER BY kind, key, ord").fetchall() == history_rows
 
 
-def test_correcting_an_old_hand_recomputes(tmp_path):
-    db = make_db(tmp_path, history())
+def test_correcting_an_old_hand_recomputes(new_database):
+    db = make_db(new_database, history())
     derived.refresh(db)
     before = rating_rows(db)
     sid = db.execute("SELECT id FROM sessions WHERE name = 'One'").fetchone()[0]
@@ -102,7 +102,7 @@ def test_correcting_an_old_hand_recomputes(tmp_path):
     assert derived.refresh(db) == 1
     after = rating_rows(db)
     assert after != before
-    fresh = make_db(tmp_path, [_flipped(history())[0], *history()[1:]], "fresh.db")
+    fresh = make_db(new_database, [_flipped(history())[0], *history()[1:]], "fresh.db")
     derived.refresh(fresh)
     assert after == rating_rows(fresh)
 
@@ -112,16 +112,16 @@ def _flipped(docs):
     return docs
 
 
-def test_unfinished_games_count_for_nothing(tmp_path):
-    db = make_db(tmp_path, [doc("Open", "2026-02-01", [mus(A4, ["A"], games_to_win=2),
+def test_unfinished_games_count_for_nothing(new_database):
+    db = make_db(new_database, [doc("Open", "2026-02-01", [mus(A4, ["A"], games_to_win=2),
                                                        desmoche(("Ane", "Bea"), ["Ane"], ended=False)])])
     derived.refresh(db)
     assert rating_rows(db) == []
     assert derived.refresh(db) == 0     # nothing dirty: nothing read again
 
 
-def test_ties_share_the_rank(tmp_path):
-    db = make_db(tmp_path, [doc("Tie", "2026-02-01", [desmoche(("Ane", "Bea", "Carlos"), ["Ane", "Bea"])])])
+def test_ties_share_the_rank(new_database):
+    db = make_db(new_database, [doc("Tie", "2026-02-01", [desmoche(("Ane", "Bea", "Carlos"), ["Ane", "Bea"])])])
     derived.refresh(db)
     rows = {key: (mu, sigma) for _k, key, _n, mu, sigma, _c in rating_rows(db)}
     model = PlackettLuce()
@@ -129,11 +129,11 @@ def test_ties_share_the_rank(tmp_path):
     assert rows["ane"] == rows["bea"] == (new[0][0].mu, new[0][0].sigma)
 
 
-def test_the_monthly_chart_rows_follow_corrections(tmp_path):
+def test_the_monthly_chart_rows_follow_corrections(new_database):
     docs = history()
     for d, day in zip(docs[1:], ("2026-02-02", "2026-02-16", "2026-02-26", "2026-02-26")):
         d["started"] = day + d["started"][10:]
-    db = make_db(tmp_path, docs)
+    db = make_db(new_database, docs)
     derived.refresh(db)
     sid = db.execute("SELECT id FROM sessions WHERE name = 'Three'").fetchone()[0]
     fix = ReplaceHand(index=2, hand={"tally": [{"team": "A", "points": 40}]})   # mid-February
@@ -147,25 +147,25 @@ def test_the_monthly_chart_rows_follow_corrections(tmp_path):
     assert {m for _k, _key, m, *_ in monthly} == {"2026-01", "2026-02"}
 
 
-def test_small_steps_rate_as_one_big_step(tmp_path, monkeypatch):
+def test_small_steps_rate_as_one_big_step(new_database, monkeypatch):
     """Shares replaced a few sessions at a time and contests replayed a few at a time (short write
     locks) give exactly the ratings of one pass."""
     docs = history()
-    whole = make_db(tmp_path, docs, "whole.db")
+    whole = make_db(new_database, docs, "whole.db")
     derived.refresh(whole)
     monkeypatch.setattr(derived, "SESSIONS_PER_LOCK", 2)
     monkeypatch.setattr(derived, "CONTESTS_PER_LOCK", 1)
-    steps = make_db(tmp_path, docs, "steps.db")
+    steps = make_db(new_database, docs, "steps.db")
     assert derived.refresh(steps) == len(docs)
     assert rating_rows(steps) == rating_rows(whole)
     assert steps.execute("SELECT * FROM rt_monthly ORDER BY 1, 2, 3").fetchall() == \
         whole.execute("SELECT * FROM rt_monthly ORDER BY 1, 2, 3").fetchall()
 
 
-def test_a_write_during_the_read_keeps_the_session_dirty(tmp_path, monkeypatch):
+def test_a_write_during_the_read_keeps_the_session_dirty(new_database, monkeypatch):
     """A tap that lands between the read of a session and the replacement of its share leaves the
     session dirty: it is read again, nothing is missed."""
-    db = make_db(tmp_path, history()[:1])
+    db = make_db(new_database, history()[:1])
     real_read = derived._read
     reads = []
 

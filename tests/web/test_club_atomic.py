@@ -6,20 +6,21 @@ import sqlite3
 from test_club_web import PLAYERS, setup_night, table_links
 
 from companion import events, store
+from companion.db import connect
 from companion.errors import RuleError
 from helpers import csrf, form_fields
 
 
 def written(app, edit):
     """What the database holds of the session: (version, events, games, table links, header's club)."""
-    db = sqlite3.connect(app.config["DATABASE"])
+    db = connect(app.config["DATABASE"])
     try:
         sid, version, header = db.execute("SELECT id, version, header FROM sessions WHERE edit_token = ?",
                                           [edit.rsplit("/", 1)[1]]).fetchone()
         count = lambda table: db.execute(f"SELECT COUNT(*) FROM {table} WHERE session_id = ?", [sid]).fetchone()[0]
         return version, count("events"), count("games"), count("club_tables"), json.loads(header)
     finally:
-        db.close()
+        db.conn.close()
 
 
 def start_form(client, edit):

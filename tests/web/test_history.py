@@ -4,6 +4,8 @@ import csv
 import io
 import json
 import re
+
+import pytest
 import zipfile
 
 
@@ -159,6 +161,7 @@ def test_each_row_says_date_players_games_and_biggest_winner(client):
     assert "Biggest winner: Ane +€3.50" in text
 
 
+@pytest.mark.sqlite_only     # SQLite's query plans (PostgreSQL's planner scans small tables on purpose)
 def test_every_list_query_uses_indexes(app):
     """EXPLAIN QUERY PLAN: every table is reached through an index, never scanned whole."""
     from companion.web import history, players

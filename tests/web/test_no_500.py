@@ -38,11 +38,11 @@ def _fill(rule, token, gi="0"):
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(database):
     """The app without its rate limits: the fuzz sends thousands of wrong links on purpose."""
     from companion import create_app
 
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "fuzz.db"), "BASE_URL": "http://table.example:8000",
+    return create_app({"TESTING": True, "DATABASE": database, "BASE_URL": "http://table.example:8000",
                        "RATELIMIT_ENABLED": False})
 
 

@@ -17,9 +17,9 @@ HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def workers(tmp_path):
-    """Two apps on one database file: what two gunicorn workers are."""
-    config = {"TESTING": True, "DATABASE": str(tmp_path / "night.db"), "BASE_URL": "http://table.example:8000"}
+def workers(database):
+    """Two apps on one database: what two gunicorn workers (or two servers) are."""
+    config = {"TESTING": True, "DATABASE": database, "BASE_URL": "http://table.example:8000"}
     return create_app(dict(config)), create_app(dict(config))
 
 
@@ -53,7 +53,7 @@ def test_a_changed_watch_region_is_rendered_once_for_every_watcher_of_every_work
     assert 'name="csrf"' not in region
 
 
-def test_the_shared_region_is_what_flask_renders_for_that_watcher(workers, tmp_path):
+def test_the_shared_region_is_what_flask_renders_for_that_watcher(workers, database):
     one, _ = workers
     scorer = one.test_client()
     links = new_session(scorer)
@@ -61,7 +61,7 @@ def test_the_shared_region_is_what_flask_renders_for_that_watcher(workers, tmp_p
     watch = game.replace(links["edit"], links["view"])
     act(scorer, game, "pass")
     shared = one.test_client().get(f"{watch}?since=0", headers=HX).get_data()
-    alone = create_app({"TESTING": True, "DATABASE": str(tmp_path / "night.db")})
+    alone = create_app({"TESTING": True, "DATABASE": database})
     alone.wsgi_app.renders = None                     # the same app without the shared renders
     assert alone.test_client().get(f"{watch}?since=0", headers=HX).get_data() == shared
 

@@ -1,0 +1,191 @@
+"""PostgreSQL as the archive's engine (``--db postgresql://…``): several app servers on one database.
+
+The store's SQL is written once, in the subset both engines read the same way (``ON CONFLICT``,
+``RETURNING``, ``COALESCE``); this module adapts the few spellings that differ, once per statement and
+cached: ``?`` placeholders become psycopg's ``%s``, SQLite's ``json_extract(col, '$.key')`` and
+``json_each(?)`` become PostgreSQL's JSON functions, and ``LIKE`` keeps SQLite's case-insensitive match.
+
+Transactions keep SQLite's meaning. ``BEGIN IMMEDIATE`` (one writer at a time, who sees every commit
+before it) is ``BEGIN`` plus a transaction-scoped advisory lock that every writer takes: writes queue
+behind each other as they do on SQLite, and each statement after the lock reads every earlier commit
+(READ COMMITTED). A plain ``BEGIN`` (a read that must see one committed state) is REPEATABLE READ.
+
+Connections come from psycopg's pool, one pool per process and database (a forked worker opens its own).
+Text columns use the "C" collation, so ``ORDER BY`` sorts as SQLite does (by code point) whatever the
+cluster's locale.
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
+
+import psycopg
+from psycopg import pq
+from psycopg_pool import ConnectionPool
+
+from .engine import SCHEMES, is_url  # noqa: F401  (the one test of which engine a --db names)
+
+WRITE_LOCK = 0x436F6D70           # the advisory lock every writer takes ("Comp")
+MIGRATE_LOCK = WRITE_LOCK + 1     # servers starting at once migrate one after the other
+LOCK_TIMEOUT = "10s"              # as SQLite's busy timeout: a writer waits this long, then fails
+POOL_MAX = 32                     # connections per process: a gthread worker's threads plus its polls
+
+
+def describe(url: str) -> str:
+    """The URL without its password (for logs and messages)."""
+    password = urlsplit(url).password
+    return url if password is None else url.replace(f":{password}@", ":***@", 1)
+
+
+def with_schema(url: str, schema: str) -> str:
+    """``url`` with its tables looked up in ``schema`` first (tests: one schema per test). (Not through
+    ``urlunsplit``: it drops the empty host of ``postgresql:///db?host=/socket``.)"""
+    base, _, query = url.partition("?")
+    params = [(k, v) for k, v in parse_qsl(query) if k != "options"]
+    params.append(("options", f"-c search_path={schema}"))
+    return f"{base}?{urlencode(params, quote_via=quote)}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# SQL spelled once: what differs, adapted
+
+_JSON_FIELD = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
+_JSON_EACH = re.compile(r"json_each\(\?\)")
+_LIKE = re.compile(r"\bLIKE\b")
+_QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
+_translated: dict[tuple[str, bool], str] = {}
+
+
+def translate(sql: str, with_params: bool) -> str:
+    key = (sql, with_params)
+    out = _translated.get(key)
+    if out is None:
+        out = _JSON_FIELD.sub(r"json_extract_path_text(\1::json, '\2')", sql)
+        out = _JSON_EACH.sub("json_array_elements_text(CAST(? AS json))", out)
+        out = _LIKE.sub("ILIKE", out)      # SQLite's LIKE ignores case
+        if with_params:
+            out = out.replace("%", "%%")
+            out = _QUOTED_OR_MARK.sub(lambda m: "%s" if m.group() == "?" else m.group(), out)
+        _translated[key] = out
+    return out
+
+
+def _params(values) -> list:
+    """PostgreSQL's text cannot hold NUL, which SQLite's can. Nothing stored holds one (user text is
+    refused with control characters, JSON escapes them), so only a lookup can carry one (a search, a
+    guessed token): as U+FFFD it finds nothing, as on SQLite, instead of failing."""
+    return [v.replace("\x00", "\ufffd") if isinstance(v, str) and "\x00" in v else v for v in values]
+
+
+class Database:
+    """The part of sqlite-utils' ``Database`` the app uses (``execute``, ``conn.executemany``,
+    ``conn.in_transaction``), over one psycopg connection in autocommit mode (transactions are opened
+    explicitly, as on SQLite)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, raw: psycopg.Connection, url: str, pool: ConnectionPool | None = None):
+        self.raw, self.path, self.pool = raw, url, pool
+        self.conn = self         # sqlite-utils' ``db.conn``: the same object here
+
+    def execute(self, sql: str, params=None):
+        if sql == "BEGIN IMMEDIATE":
+            self.raw.execute("BEGIN")
+            return self.raw.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+        if sql == "BEGIN":
+            return self.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        params = _params(params) if params is not None else None
+        return self.raw.execute(translate(sql, bool(params)), params or None)
+
+    def executemany(self, sql: str, rows) -> None:
+        rows = [_params(r) for r in rows]
+        if rows:
+            with self.raw.cursor() as cur:
+                cur.executemany(translate(sql, True), rows)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
+
+    def rollback(self) -> None:
+        if self.in_transaction:
+            self.raw.execute("ROLLBACK")
+
+    def close(self) -> None:
+        """Back to the pool (or closed, when it came from none)."""
+        if self.pool is not None:
+            self.pool.putconn(self.raw)
+        else:
+            self.raw.close()
+
+
+def _configure(conn: psycopg.Connection) -> None:
+    conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
+
+
+def connect(url: str) -> Database:
+    """A connection of its own (migrations, the command line, tests)."""
+    raw = psycopg.connect(url, autocommit=True)
+    _configure(raw)
+    return Database(raw, url)
+
+
+_pools: dict[tuple[int, str], ConnectionPool] = {}
+_pools_lock = threading.Lock()
+
+
+def pool(url: str) -> ConnectionPool:
+    """This process's pool for ``url`` (made on first use: a worker forked after the app was made opens
+    its own)."""
+    key = (os.getpid(), url)
+    found = _pools.get(key)
+    if found is None:
+        with _pools_lock:
+            found = _pools.get(key)
+            if found is None:
+                found = _pools[key] = ConnectionPool(url, min_size=1, max_size=POOL_MAX, open=True,
+                                                     kwargs={"autocommit": True}, configure=_configure,
+                                                     name="companion")
+    return found
+
+
+def borrow(url: str) -> Database:
+    p = pool(url)
+    return Database(p.getconn(), url, p)
+
+
+def close_pools(url: str | None = None) -> None:
+    """Close this process's pools (of ``url``, or all): a test's database is dropped after it."""
+    with _pools_lock:
+        for key in [k for k in _pools if url is None or k[1] == url]:
+            _pools.pop(key).close()
+
+
+# ---------------------------------------------------------------------------------------------------
+# the schema
+
+def init_db(url: str) -> str:
+    """Create or migrate the tables (one server at a time); returns the app's persistent secret key."""
+    from . import postgres_schema
+
+    db = connect(url)
+    try:
+        postgres_schema.migrate(db)
+        return postgres_schema.secret_key(db)
+    finally:
+        db.raw.close()
+
+
+_TYPES = ((re.compile(r"\bTEXT\b"), 'TEXT COLLATE "C"'), (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
+          (re.compile(r"\bINTEGER\b"), "BIGINT"), (re.compile(r"\bBLOB\b"), "BYTEA"),
+          (re.compile(r"\s*WITHOUT ROWID"), ""))
+
+
+def ddl(sql: str) -> str:
+    """A table written in SQLite's types, in PostgreSQL's: text sorts by code point ("C"), REAL is a
+    double (SQLite's REAL is 8 bytes), integers are 64-bit."""
+    for pattern, spelled in _TYPES:
+        sql = pattern.sub(spelled, sql)
+    return sql

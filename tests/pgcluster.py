@@ -1,0 +1,79 @@
+"""A throwaway PostgreSQL cluster for the tests: Debian's ``postgresql`` binaries (``.ci/run`` installs
+them), a data folder in /tmp, a Unix socket only (no TCP port), stopped when the tests end. As root,
+the server runs as the ``postgres`` user (PostgreSQL refuses to run as root).
+
+``COMPANION_TEST_PG`` (a ``postgresql://`` URL) uses a server you already run instead.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+
+
+def binaries() -> str | None:
+    """The newest installed PostgreSQL's bin folder, or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
+                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    return os.path.dirname(found[-1]) if found else None
+
+
+class Cluster:
+    def __init__(self):
+        self.url = os.environ.get("COMPANION_TEST_PG")
+        self.folder = None
+        if self.url:
+            return
+        bin_dir = binaries()
+        if bin_dir is None:
+            raise RuntimeError("PostgreSQL not installed (Debian: apt-get install postgresql)")
+        self.bin = bin_dir
+        self.folder = tempfile.mkdtemp(prefix="companion-pg-")
+        self.as_user = []
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        data = os.path.join(self.folder, "data")
+        self._run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8")
+        # a throwaway: no fsync (nothing here outlives the tests); room for every test's pools
+        options = (f"-k {self.folder} -c listen_addresses='' -c fsync=off -c synchronous_commit=off"
+                   " -c full_page_writes=off -c max_connections=300")
+        self._run("pg_ctl", "-D", data, "-o", options, "-l", os.path.join(self.folder, "log"), "-w", "start")
+        subprocess.run([os.path.join(self.bin, "createdb"), "-h", self.folder, "-U", "postgres", "companion"],
+                       check=True, capture_output=True)
+        self.url = f"postgresql:///companion?host={self.folder}&user=postgres"
+
+    def _run(self, tool: str, *args: str) -> None:
+        subprocess.run([*self.as_user, os.path.join(self.bin, tool), *args], check=True, capture_output=True,
+                       cwd=self.folder)
+
+    def new_schema(self) -> str:
+        """A fresh, empty schema; the URL that uses it."""
+        import psycopg
+
+        from companion.postgres import with_schema
+
+        name = "t_" + uuid.uuid4().hex[:16]
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {name}")
+        return with_schema(self.url, name)
+
+    def drop(self, url: str) -> None:
+        import psycopg
+
+        from companion.postgres import close_pools
+
+        close_pools(url)
+        schema = url.rsplit("search_path%3D", 1)[1]
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+    def stop(self) -> None:
+        if self.folder is None:
+            return
+        subprocess.run([*self.as_user, os.path.join(self.bin, "pg_ctl"), "-D", os.path.join(self.folder, "data"),
+                        "-m", "immediate", "-w", "stop"], capture_output=True, cwd=self.folder)
+        shutil.rmtree(self.folder, ignore_errors=True)
