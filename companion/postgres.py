@@ -25,7 +25,6 @@ import psycopg
 from psycopg import pq
 from psycopg_pool import ConnectionPool
 
-from .engine import SCHEMES, is_url  # noqa: F401  (the one test of which engine a --db names)
 
 WRITE_LOCK = 0x436F6D70           # the advisory lock every writer takes ("Comp")
 MIGRATE_LOCK = WRITE_LOCK + 1     # servers starting at once migrate one after the other

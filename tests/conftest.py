@@ -16,15 +16,12 @@ def _postgres_available() -> bool:
     return bool(os.environ.get("COMPANION_TEST_PG")) or binaries() is not None
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "sqlite_only: about SQLite's file itself; not run on PostgreSQL")
-
-
 def pytest_collection_modifyitems(config, items):
     available = _postgres_available()
     keep, dropped = [], []
     for item in items:
-        on_pg = getattr(item, "callspec", None) is not None and item.callspec.params.get("backend") == "postgresql"
+        params = item.callspec.params if getattr(item, "callspec", None) is not None else {}
+        on_pg = params.get("backend") == "postgresql" or params.get("live_backend") == "postgresql"
         if on_pg and (not available or item.get_closest_marker("sqlite_only")):
             dropped.append(item)
         else:

@@ -26,8 +26,14 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.fixture(scope="session", params=("sqlite", "postgresql"))
+def live_backend(request):
+    """The engine under the live server: every browser test runs on both (tests/conftest.py)."""
+    return request.param
+
+
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
+def live_server(tmp_path_factory, live_backend, request):
     """The app served by waitress on 127.0.0.1; QR codes point at the same address."""
     from waitress.server import create_server
 
@@ -35,8 +41,11 @@ def live_server(tmp_path_factory):
 
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("live") / "live.db"), "BASE_URL": base,
-                      "POLL_SECONDS": 1})
+    if live_backend == "postgresql":
+        database = request.getfixturevalue("pg_cluster").new_schema()
+    else:
+        database = str(tmp_path_factory.mktemp("live") / "live.db")
+    app = create_app({"DATABASE": database, "BASE_URL": base, "POLL_SECONDS": 1})
     server = create_server(app, host="127.0.0.1", port=port, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -10,15 +10,14 @@ import os
 import re
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import sys
-import time
 
 import pytest
 
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+from servers import NGINX, free_port, wait_for
+
 OPENSSL = shutil.which("openssl")
 
 NGINX_CONF = """
@@ -47,27 +46,6 @@ http {{
     }}
 }}
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(check, what: str, proc: subprocess.Popen, timeout: float = 60) -> None:
-    """Until ``check()`` holds (the machine is busy: no fixed sleep decides anything)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(f"{what} exited: {proc.returncode}")
-        try:
-            if check():
-                return
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise AssertionError(f"{what} did not start")
 
 
 class Phone:

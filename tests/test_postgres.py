@@ -1,0 +1,179 @@
+"""PostgreSQL as the archive's engine: the same tables as SQLite's, SQLite's transaction meaning (one
+writer at a time, who sees every earlier commit), migrations two servers can run at once, and its faults
+said plainly. (The rest of the suite runs on both engines: tests/conftest.py.)"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from companion import postgres, postgres_schema
+from companion.db import connect, init_db
+
+
+@pytest.fixture
+def url(pg_cluster):
+    made = pg_cluster.new_schema()
+    yield made
+    pg_cluster.drop(made)
+
+
+def _sqlite_tables(path) -> dict:
+    conn = sqlite3.connect(path)
+    tables = {}
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'"
+                                " AND name NOT LIKE 'sqlite%'"):
+        cols = conn.execute(f"PRAGMA table_info({name})").fetchall()
+        tables[name] = ({c[1] for c in cols}, tuple(c[1] for c in sorted(cols, key=lambda c: c[5]) if c[5]))
+    conn.close()
+    return tables
+
+
+def _pg_tables(db) -> dict:
+    tables = {}
+    for (name,) in db.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+                              " AND table_name <> 'migrations'").fetchall():
+        cols = {r[0] for r in db.execute("SELECT column_name FROM information_schema.columns WHERE table_schema ="
+                                         " current_schema() AND table_name = ?", [name]).fetchall()}
+        key = tuple(r[0] for r in db.execute(
+            "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+            " AND a.attnum = ANY(i.indkey) WHERE i.indrelid = CAST(? AS regclass) AND i.indisprimary"
+            " ORDER BY array_position(i.indkey, a.attnum)", [name]).fetchall())
+        tables[name] = (cols, key)
+    return tables
+
+
+def test_both_engines_have_the_same_tables_columns_and_keys(url, tmp_path):
+    path = str(tmp_path / "same.db")
+    init_db(path)
+    init_db(url)
+    db = connect(url)
+    assert _pg_tables(db) == _sqlite_tables(path)
+
+
+def test_text_sorts_by_code_point_as_on_sqlite(url):
+    init_db(url)
+    db = connect(url)
+    db.execute("CREATE TABLE words (w TEXT)")
+    words = ["b", "B", "a", "Ñ", "ñ", "Z", "é", "e"]
+    db.executemany("INSERT INTO words(w) VALUES (?)", [[w] for w in words])
+    assert [r[0] for r in db.execute("SELECT w FROM words ORDER BY w").fetchall()] == sorted(words)
+
+
+def test_a_second_writer_waits_for_the_first_and_sees_its_commit(url):
+    init_db(url)
+    first, second = connect(url), connect(url)
+    first.execute("BEGIN IMMEDIATE")
+    first.execute("INSERT INTO meta(key, value) VALUES ('who', 'first')")
+    entered = threading.Event()
+    seen = []
+
+    def write():
+        second.execute("BEGIN IMMEDIATE")       # waits here until the first commits
+        entered.set()
+        seen.append(second.execute("SELECT value FROM meta WHERE key = 'who'").fetchone())
+        second.execute("COMMIT")
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    assert not entered.wait(0.5)       # still waiting for the lock (a wait that must not end)
+    first.execute("COMMIT")
+    thread.join(30)
+    assert seen == [("first",)]
+
+
+def test_a_writer_held_up_too_long_is_told_busy(url, monkeypatch):
+    from companion import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
+    client = app.test_client()
+    from helpers import new_session
+
+    links = new_session(client)
+    postgres.close_pools(url)
+    monkeypatch.setattr(postgres, "LOCK_TIMEOUT", "200ms")
+    holder = connect(url)
+    holder.execute("BEGIN IMMEDIATE")              # another server's long write
+    try:
+        page = client.get(links["edit"]).get_data(as_text=True)
+        from helpers import csrf
+
+        resp = client.post(links["edit"] + "/rename", data={"csrf": csrf(client), "name": "Renamed", "k": "x1"})
+        assert resp.status_code == 503 and resp.headers["Retry-After"] == "30", resp.status_code
+        assert "busy" in resp.get_data(as_text=True) and page
+    finally:
+        holder.execute("ROLLBACK")
+    assert "Renamed" not in client.get(links["edit"]).get_data(as_text=True)
+
+
+def test_a_read_only_database_answers_503_and_changes_nothing(url, monkeypatch):
+    from companion import create_app
+    from helpers import csrf, new_session
+
+    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
+    client = app.test_client()
+    links = new_session(client)
+    postgres.close_pools(url)
+    real = postgres._configure
+
+    def read_only(conn):          # a standby, or a database an administrator set read-only
+        real(conn)
+        conn.execute("SET default_transaction_read_only = on")
+
+    monkeypatch.setattr(postgres, "_configure", read_only)
+    resp = client.post(links["edit"] + "/rename", data={"csrf": csrf(client), "name": "Renamed", "k": "x2"})
+    assert resp.status_code == 503 and "read-only" in resp.get_data(as_text=True)
+    monkeypatch.setattr(postgres, "_configure", real)
+    postgres.close_pools(url)
+    assert "Renamed" not in client.get(links["edit"]).get_data(as_text=True)
+
+
+def test_two_servers_starting_at_once_migrate_once(url):
+    errors, keys = [], []
+
+    def start():
+        try:
+            keys.append(init_db(url))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == [] and len(set(keys)) == 1
+    db = connect(url)
+    assert [r[0] for r in db.execute("SELECT name FROM migrations").fetchall()] == \
+        [name for name, _ in postgres_schema.MIGRATIONS]
+
+
+def test_an_unreachable_server_is_one_line_for_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    nowhere = f"postgresql://companion:secret@/companion?host={tmp_path}"
+    result = CliRunner().invoke(main, ["check", "--db", nowhere])
+    assert result.exit_code == 1
+    line = result.output.strip()
+    assert len(line.splitlines()) == 1 and "secret" not in line and "***" in line, line
+
+
+@pytest.mark.parametrize("sql, params, spelled", [
+    ("SELECT 1 FROM t WHERE a = ? AND b = '?'", True, "SELECT 1 FROM t WHERE a = %s AND b = '?'"),
+    ("SELECT 1 FROM t WHERE w LIKE 'h2h:%' AND k = ?", True, "SELECT 1 FROM t WHERE w ILIKE 'h2h:%%' AND k = %s"),
+    ("SELECT json_extract(s.summary, '$.teams') FROM sessions s", False,
+     "SELECT json_extract_path_text(s.summary::json, 'teams') FROM sessions s"),
+    ("DELETE FROM x WHERE k IN (SELECT value FROM json_each(?))", True,
+     "DELETE FROM x WHERE k IN (SELECT value FROM json_array_elements_text(CAST(%s AS json)))"),
+])
+def test_the_few_spellings_that_differ(sql, params, spelled):
+    assert postgres.translate(sql, params) == spelled
+
+
+def test_a_nul_in_a_lookup_finds_nothing_instead_of_failing(url):
+    init_db(url)
+    db = connect(url)
+    assert db.execute("SELECT id FROM sessions WHERE view_token = ?", ["a\x00b"]).fetchone() is None
