@@ -452,11 +452,12 @@ def server_sockets(port: int) -> dict[int, int]:
 
 # ---------------------------------------------------------------------------------------------------
 
-def start_server(db: str, port: int, extra: list[str]) -> subprocess.Popen:
+def start_server(db: str, port: int, extra: list[str], logs: str | None = None,
+                 public: int | None = None) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "companion", "serve", "--db", db, "--host", HOST, "--port", str(port),
-           "--base-url", f"http://{HOST}:{port}", *extra]
+           "--base-url", f"http://{HOST}:{public or port}", *extra]
     # the server's log goes to a file (a pipe nobody reads would stall the server once full)
-    log = open(os.path.join(os.path.dirname(db), "server.log"), "wb")
+    log = open(os.path.join(logs or os.path.dirname(db), f"server-{port}.log"), "wb")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     proc.log_path = log.name
     for _ in range(600):
@@ -486,7 +487,7 @@ async def run_level(port: int, tables: list[dict], warmup: float, seconds: float
     level = Level(tables, port, warmup, seconds)
     task = asyncio.create_task(level.run())
     await asyncio.sleep(max(0.0, level.t0 - time.monotonic()))
-    pids = process_tree(server_pids[0])
+    pids = [p for root in server_pids for p in process_tree(root)]
     c0, m0, o0, w0 = cpu_seconds(pids), machine_busy(), own_cpu(), time.monotonic()
     await asyncio.sleep(max(0.0, level.t1 - time.monotonic()))
     c1, m1, o1, w1 = cpu_seconds(pids), machine_busy(), own_cpu(), time.monotonic()
@@ -539,7 +540,86 @@ def row(r: dict) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+NGINX_CONF = """
+daemon off;
+master_process off;
+worker_rlimit_nofile {files};
+pid {tmp}/nginx.pid;
+error_log {tmp}/nginx-error.log warn;
+events {{ worker_connections {conns}; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    upstream servers {{ {servers} keepalive 128; }}
+    server {{
+        listen {host}:{port} backlog=4096;
+        keepalive_requests 100000;
+        location / {{
+            proxy_pass http://servers;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+        }}
+    }}
+}}
+"""
+
+
+class City:
+    """``--postgres N``: a throwaway PostgreSQL cluster (Debian's, as the tests start it), N app servers
+    on it, and Debian's nginx in front, alternating between them: the phones talk to nginx only."""
+
+    def __init__(self, servers: int, extra: list[str], tables: int):
+        sys.path.insert(0, os.path.join(ROOT, "tests"))
+        from pgcluster import Cluster
+
+        self.tmp = tempfile.mkdtemp(prefix="capacity-city-")
+        self.cluster = Cluster()
+        self.port = free_port()
+        ports = [free_port() for _ in range(servers)]
+        self.servers = [start_server(self.cluster.url, p, ["--behind-proxy", *extra], logs=self.tmp,
+                                     public=self.port) for p in ports]
+        for d in ("body", "proxy"):
+            os.mkdir(os.path.join(self.tmp, d))
+        conf = os.path.join(self.tmp, "nginx.conf")
+        with open(conf, "w") as fh:
+            fh.write(NGINX_CONF.format(tmp=self.tmp, host=HOST, port=self.port, conns=tables * 10 + 1024,
+                                       files=tables * 20 + 2048,
+                                       servers=" ".join(f"server {HOST}:{p};" for p in ports)))
+        nginx = "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else "nginx"
+        self.proxy = subprocess.Popen([nginx, "-p", self.tmp, "-c", conf, "-e", os.path.join(self.tmp, "nginx-error.log")])
+        for _ in range(600):
+            try:
+                socket.create_connection((HOST, self.port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.log_path = self.servers[0].log_path
+
+    def pids(self) -> list[int]:
+        """Every process serving the phones: the app servers, nginx, PostgreSQL (its postmaster's tree)."""
+        with open(os.path.join(self.cluster.folder, "data", "postmaster.pid")) as fh:
+            postmaster = int(fh.readline())
+        return [s.pid for s in self.servers] + [self.proxy.pid, postmaster]
+
+    def stop(self) -> None:
+        self.proxy.terminate()
+        for s in self.servers:
+            s.terminate()
+        for proc in (self.proxy, *self.servers):
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        self.cluster.stop()
+
+
 async def main_async(args) -> list[dict]:
+    if args.postgres:
+        return await _city(args)
     port = free_port()
     tmp = tempfile.mkdtemp(prefix="capacity-")
     server = start_server(os.path.join(tmp, "capacity.db"), port, shlex.split(args.server_args))
@@ -572,6 +652,33 @@ async def main_async(args) -> list[dict]:
     return results
 
 
+async def _city(args) -> list[dict]:
+    city = City(args.postgres, shlex.split(args.server_args), args.levels[-1])
+    results: list[dict] = []
+    try:
+        tables: list[dict] = []
+        print("| " + " | ".join(c for c, _ in COLUMNS) + " |", flush=True)
+        print("|" + "---|" * len(COLUMNS), flush=True)
+        for count in args.levels:
+            await make_tables(city.port, count, tables)
+            r = await run_level(city.port, tables[:count], args.warmup, args.seconds, city.pids())
+            results.append(r)
+            print(row(r), flush=True)
+            if not r["holds"] and not args.keep_going:
+                break
+    finally:
+        city.stop()
+        for server in city.servers:
+            with open(server.log_path, "rb") as fh:
+                lines = [ln for ln in fh.read().decode(errors="replace").splitlines() if "Traceback" in ln
+                         or "Error" in ln]
+            if lines:
+                print(f"server log {server.log_path}: {len(lines)} error lines, the last ones:")
+                for ln in lines[-10:]:
+                    print("  " + ln)
+    return results
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--levels", default="100,200,300,400", help="tables per level, comma separated")
@@ -580,6 +687,9 @@ def main() -> None:
     ap.add_argument("--keep-going", action="store_true", help="run the levels above one that fails too")
     ap.add_argument("--server-args", default="", help="extra options for `companion serve` (default: none)")
     ap.add_argument("--json", help="write the raw figures here")
+    ap.add_argument("--postgres", type=int, default=0, metavar="N",
+                    help="N app servers on a throwaway PostgreSQL cluster behind Debian's nginx (default: "
+                         "one `companion serve` on SQLite)")
     args = ap.parse_args()
     args.levels = sorted({int(x) for x in args.levels.split(",") if x.strip()})
     if not args.levels or args.levels[-1] > MAX_TABLES or args.levels[0] < 1:
@@ -590,7 +700,9 @@ def main() -> None:
     need = args.levels[-1] * (WATCHERS + 1) + 200
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(need, soft)), hard))
-    print(f"# companion serve {args.server_args or '(defaults)'} on {HOST}; {os.cpu_count()} cores; "
+    setup = (f"{args.postgres} x companion serve {args.server_args or '(defaults)'} on PostgreSQL behind nginx"
+             if args.postgres else f"companion serve {args.server_args or '(defaults)'}")
+    print(f"# {setup} on {HOST}; {os.cpu_count()} cores; "
           f"levels {args.levels}, {args.seconds:.0f} s measured each" +
           ("" if args.seconds >= 60 else "  (SMOKE RUN: levels under 60 s are no figure)"), flush=True)
     results = asyncio.run(main_async(args))
