@@ -198,6 +198,28 @@ def export(db_path, session_id):
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
 
 
+@main.command("copy")
+@_db_option
+@click.option("--to", "target", required=True, metavar="DATABASE",
+              help="The empty database to copy into: a postgresql:// URL or a SQLite file.")
+def copy_(db_path, target):
+    """Copy the whole archive (--db) into another, empty database: every session, link, key and browser
+    as it is, so printed QR codes and open phones go on working. Move to PostgreSQL with it."""
+    from .copy import copy
+    from .errors import RuleError
+    from .messages import ENGLISH
+
+    if not is_url(db_path) and not os.path.isfile(db_path):
+        raise click.ClickException(f"no database at {os.path.abspath(db_path)}")
+    with _DatabaseErrors(db_path):
+        try:
+            counts = copy(db_path, target)
+        except RuleError as err:
+            raise click.ClickException(ENGLISH(err.msg)) from None
+    click.echo(f"copied {counts['sessions']} sessions ({counts['events']} events, {counts['items']} hands and "
+               f"deals) from {_where(db_path)} to {_where(target)}")
+
+
 @main.command()
 @_db_option
 def check(db_path):

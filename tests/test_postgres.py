@@ -177,3 +177,39 @@ def test_a_nul_in_a_lookup_finds_nothing_instead_of_failing(url):
     init_db(url)
     db = connect(url)
     assert db.execute("SELECT id FROM sessions WHERE view_token = ?", ["a\x00b"]).fetchone() is None
+
+
+def test_copy_moves_a_night_to_postgresql_and_every_link_goes_on_working(url, tmp_path):
+    from click.testing import CliRunner
+
+    from companion import create_app
+    from companion.cli import main
+    from helpers import csrf, new_session
+
+    path = str(tmp_path / "night.db")
+    old = create_app({"TESTING": True, "DATABASE": path, "BASE_URL": "http://table.example:8000"})
+    phone = old.test_client()
+    links = new_session(phone)
+    assert phone.post(links["edit"] + "/rename", data={"csrf": csrf(phone), "name": "Moved night",
+                                                       "k": "key-1"}).status_code == 303
+    before = phone.get(links["view"] + "/state.json").get_json()
+    token = csrf(phone)                               # signed with the old database's secret key
+    result = CliRunner().invoke(main, ["copy", "--db", path, "--to", url])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("copied 1 sessions") and "postgresql://" in result.output
+    new = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
+    same_phone = phone
+    same_phone.application = new                     # the same phone, its cookies kept: still signed in
+    assert same_phone.get(links["view"] + "/state.json").get_json() == before
+    events = connect(url).execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    # the retried tap is recognised by its key on the new database: nothing written twice
+    again = same_phone.post(links["edit"] + "/rename", data={"csrf": token, "name": "Moved night", "k": "key-1"})
+    assert again.status_code == 303
+    fresh = same_phone.post(links["edit"] + "/rename", data={"csrf": token, "name": "Renamed after", "k": "key-2"})
+    assert fresh.status_code == 303
+    assert connect(url).execute("SELECT COUNT(*) FROM events").fetchone()[0] == events + 1
+    # a new session after the copy is numbered after the copied ones
+    assert new_session(same_phone)["edit"] != links["edit"]
+    # and a second copy into the same database is refused, changing nothing
+    result = CliRunner().invoke(main, ["copy", "--db", path, "--to", url])
+    assert result.exit_code == 1 and "already holds sessions" in result.output
