@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import weakref
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 import psycopg
@@ -153,6 +154,36 @@ def pool(url: str) -> ConnectionPool:
 def borrow(url: str) -> Database:
     p = pool(url)
     return Database(p.getconn(), url, p)
+
+
+_VERSION_OF_LINK = b"SELECT version, view_token FROM sessions WHERE edit_token = $1 OR view_token = $1"
+_prepared: "weakref.WeakKeyDictionary[psycopg.Connection, bool]" = weakref.WeakKeyDictionary()
+
+
+def version_of_link(url: str, token: str) -> tuple[int, str] | None:
+    """(version, view token) of the session a link opens, or None: the live poll's one read, a statement
+    prepared once per pooled connection and run through libpq directly (psycopg's cursor layer costs more
+    than the read itself, and every phone asks every 2 s)."""
+    p = pool(url)
+    conn = p.getconn()
+    try:
+        pg = conn.pgconn
+        if conn not in _prepared:
+            _ok(pg, pg.prepare(b"companion_version_of_link", _VERSION_OF_LINK), pq.ExecStatus.COMMAND_OK)
+            _prepared[conn] = True
+        res = _ok(pg, pg.exec_prepared(b"companion_version_of_link", [_params([token])[0].encode()]),
+                  pq.ExecStatus.TUPLES_OK)
+        if res.ntuples == 0:
+            return None
+        return int(res.get_value(0, 0)), res.get_value(0, 1).decode()
+    finally:
+        p.putconn(conn)
+
+
+def _ok(pg, res, status):
+    if res.status != status:
+        raise psycopg.OperationalError((pg.error_message or b"").decode(errors="replace") or "query failed")
+    return res
 
 
 def close_pools(url: str | None = None) -> None:

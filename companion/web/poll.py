@@ -80,9 +80,12 @@ class FastPoll:
 
     def lookup(self, token: str) -> tuple[int, bool] | None:
         """(version, whether the token is the Watch link) of a session's link, or None."""
-        row = self._read(lambda conn: conn.execute(
-            "SELECT version, view_token FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
-        ).fetchone())
+        if engine.is_url(self.database):
+            row = engine.postgres().version_of_link(self.database, token)
+        else:
+            row = self._conn().execute(
+                "SELECT version, view_token FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
+            ).fetchone()
         if row is None:
             return None
         return row[0], secrets.compare_digest(row[1].encode(), token.encode())
