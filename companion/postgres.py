@@ -145,9 +145,11 @@ def pool(url: str) -> ConnectionPool:
         with _pools_lock:
             found = _pools.get(key)
             if found is None:
+                # ``check``: a connection the server closed meanwhile (a restart, a failover, an idle
+                # timeout) is replaced before a request gets it, instead of failing that request
                 found = _pools[key] = ConnectionPool(url, min_size=1, max_size=POOL_MAX, open=True,
                                                      kwargs={"autocommit": True}, configure=_configure,
-                                                     name="companion")
+                                                     check=ConnectionPool.check_connection, name="companion")
     return found
 
 
@@ -165,7 +167,7 @@ def version_of_link(url: str, token: str) -> tuple[int, str] | None:
     prepared once per pooled connection and run through libpq directly (psycopg's cursor layer costs more
     than the read itself, and every phone asks every 2 s)."""
     p = pool(url)
-    conn = p.getconn()
+    conn = p.getconn()      # checked by the pool: alive when handed over
     try:
         pg = conn.pgconn
         if conn not in _prepared:
@@ -177,6 +179,8 @@ def version_of_link(url: str, token: str) -> tuple[int, str] | None:
             return None
         return int(res.get_value(0, 0)), res.get_value(0, 1).decode()
     finally:
+        if conn.pgconn.status != pq.ConnStatus.OK:
+            conn.close()     # lost mid-read: the pool drops it
         p.putconn(conn)
 
 

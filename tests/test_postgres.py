@@ -213,3 +213,31 @@ def test_copy_moves_a_night_to_postgresql_and_every_link_goes_on_working(url, tm
     # and a second copy into the same database is refused, changing nothing
     result = CliRunner().invoke(main, ["copy", "--db", path, "--to", url])
     assert result.exit_code == 1 and "already holds sessions" in result.output
+
+
+def test_connections_the_server_closed_are_replaced_not_answered_with_an_error(url):
+    """A database restart or failover closes every pooled connection: the next poll and the next page get
+    fresh ones."""
+    import re
+
+    from companion import create_app
+    from helpers import new_session
+
+    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
+    client = app.test_client()
+    links = new_session(client)
+    page = client.get(links["view"]).get_data(as_text=True)
+    version = re.search(r'data-version="(\d+)"', page).group(1)
+    pool = postgres.pool(url)
+    held = [pool.getconn() for _ in range(pool.get_stats()["pool_size"])]
+    pids = [c.info.backend_pid for c in held]
+    for c in held:
+        pool.putconn(c)
+    killer = connect(url)
+    for pid in pids:
+        killer.execute("SELECT pg_terminate_backend(?)", [pid])
+    poll = client.get(f"{links['view']}?since={version}", headers={"HX-Request": "true"})
+    assert poll.status_code == 200 and poll.headers["HX-Reswap"] == "none"
+    for pid in pids:
+        killer.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ?", [pid])
+    assert client.get(links["view"]).status_code == 200

@@ -33,7 +33,7 @@ from urllib.parse import parse_qsl, urlencode
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
-from .. import engine, glossary
+from .. import engine, faults, glossary
 from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
 
 try:
@@ -99,7 +99,12 @@ class FastPoll:
                 query = parse_qsl(environ["QUERY_STRING"])
                 since = dict(query).get("since", "")
                 if 0 < len(token) <= MAX_TOKEN and since.isdigit():
-                    found = self.lookup(token)
+                    try:
+                        found = self.lookup(token)
+                    except Exception as err:        # the database: Flask answers with its fault page
+                        if faults.kind_of(err) is None:
+                            raise
+                        return self.app(environ, start_response)
                     if found is None:     # a club table's scoring link: its own table's changes only
                         from .club_links import poll_unchanged
 
