@@ -145,17 +145,23 @@ def pool(url: str) -> ConnectionPool:
         with _pools_lock:
             found = _pools.get(key)
             if found is None:
-                # ``check``: a connection the server closed meanwhile (a restart, a failover, an idle
-                # timeout) is replaced before a request gets it, instead of failing that request
                 found = _pools[key] = ConnectionPool(url, min_size=1, max_size=POOL_MAX, open=True,
                                                      kwargs={"autocommit": True}, configure=_configure,
-                                                     check=ConnectionPool.check_connection, name="companion")
+                                                     name="companion")
     return found
 
 
 def borrow(url: str) -> Database:
+    """A request's connection, alive when handed over: one the server closed meanwhile (a restart, a
+    failover, an idle timeout) is replaced, instead of failing the request."""
     p = pool(url)
-    return Database(p.getconn(), url, p)
+    conn = p.getconn()
+    try:
+        ConnectionPool.check_connection(conn)
+    except psycopg.OperationalError:
+        p.putconn(conn)          # closed: the pool drops it
+        conn = p.getconn()
+    return Database(conn, url, p)
 
 
 _VERSION_OF_LINK = b"SELECT version, view_token FROM sessions WHERE edit_token = $1 OR view_token = $1"
@@ -166,8 +172,16 @@ def version_of_link(url: str, token: str) -> tuple[int, str] | None:
     """(version, view token) of the session a link opens, or None: the live poll's one read, a statement
     prepared once per pooled connection and run through libpq directly (psycopg's cursor layer costs more
     than the read itself, and every phone asks every 2 s)."""
-    p = pool(url)
-    conn = p.getconn()      # checked by the pool: alive when handed over
+    try:
+        return _version_of_link(pool(url), token)
+    except psycopg.OperationalError:
+        # a connection the server had closed (a restart, a failover): once more, on another one (the
+        # poll checks no connection beforehand: that would be a second round trip on every poll)
+        return _version_of_link(pool(url), token)
+
+
+def _version_of_link(p: ConnectionPool, token: str) -> tuple[int, str] | None:
+    conn = p.getconn()
     try:
         pg = conn.pgconn
         if conn not in _prepared:
