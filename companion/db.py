@@ -247,7 +247,10 @@ PRAGMAS = (
 def init_db(path: str) -> str:
     """Create or migrate the database; returns the app's persistent secret key."""
     if engine.is_url(path):
-        return engine.postgres().init_db(path)
+        engine.postgres()           # a clear message when psycopg is not installed
+        from .postgres_schema import init_db as init_postgres
+
+        return init_postgres(path)
     db = connect(path)
     try:
         if path != ":memory:":

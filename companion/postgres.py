@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import re
 import threading
-import weakref
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 import psycopg
@@ -165,12 +164,13 @@ def borrow(url: str) -> Database:
 
 
 _VERSION_OF_LINK = b"SELECT version, view_token FROM sessions WHERE edit_token = $1 OR view_token = $1"
-_prepared: "weakref.WeakKeyDictionary[psycopg.Connection, bool]" = weakref.WeakKeyDictionary()
+_NAME = b"companion_version_of_link"
+_NOT_PREPARED = b"26000"     # invalid_sql_statement_name: not prepared on this connection (yet, or any more)
 
 
 def version_of_link(url: str, token: str) -> tuple[int, str] | None:
     """(version, view token) of the session a link opens, or None: the live poll's one read, a statement
-    prepared once per pooled connection and run through libpq directly (psycopg's cursor layer costs more
+    prepared on each pooled connection and run through libpq directly (psycopg's cursor layer costs more
     than the read itself, and every phone asks every 2 s)."""
     try:
         return _version_of_link(pool(url), token)
@@ -184,11 +184,15 @@ def _version_of_link(p: ConnectionPool, token: str) -> tuple[int, str] | None:
     conn = p.getconn()
     try:
         pg = conn.pgconn
-        if conn not in _prepared:
-            _ok(pg, pg.prepare(b"companion_version_of_link", _VERSION_OF_LINK), pq.ExecStatus.COMMAND_OK)
-            _prepared[conn] = True
-        res = _ok(pg, pg.exec_prepared(b"companion_version_of_link", [_params([token])[0].encode()]),
-                  pq.ExecStatus.TUPLES_OK)
+        params = [_params([token])[0].encode()]
+        res = pg.exec_prepared(_NAME, params)
+        if res.status == pq.ExecStatus.FATAL_ERROR and \
+                res.error_field(pq.DiagnosticField.SQLSTATE) == _NOT_PREPARED:
+            # first use of this connection, or psycopg deallocated every statement (it does after a
+            # ROLLBACK or a DROP): prepared again here
+            _ok(pg, pg.prepare(_NAME, _VERSION_OF_LINK), pq.ExecStatus.COMMAND_OK)
+            res = pg.exec_prepared(_NAME, params)
+        _ok(pg, res, pq.ExecStatus.TUPLES_OK)
         if res.ntuples == 0:
             return None
         return int(res.get_value(0, 0)), res.get_value(0, 1).decode()
@@ -212,19 +216,7 @@ def close_pools(url: str | None = None) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# the schema
-
-def init_db(url: str) -> str:
-    """Create or migrate the tables (one server at a time); returns the app's persistent secret key."""
-    from . import postgres_schema
-
-    db = connect(url)
-    try:
-        postgres_schema.migrate(db)
-        return postgres_schema.secret_key(db)
-    finally:
-        db.raw.close()
-
+# the schema (its migrations: companion.postgres_schema)
 
 _TYPES = ((re.compile(r"\bTEXT\b"), 'TEXT COLLATE "C"'), (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
           (re.compile(r"\bINTEGER\b"), "BIGINT"), (re.compile(r"\bBLOB\b"), "BYTEA"),

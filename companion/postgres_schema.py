@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timezone
 
-from .postgres import MIGRATE_LOCK, Database, ddl
+from .postgres import MIGRATE_LOCK, Database, connect, ddl
 
 P001 = [
     """CREATE TABLE sessions (
@@ -131,3 +131,13 @@ def secret_key(db: Database) -> str:
     db.execute("INSERT INTO meta(key, value) VALUES ('secret_key', ?) ON CONFLICT (key) DO NOTHING",
                [secrets.token_hex(32)])
     return db.execute("SELECT value FROM meta WHERE key = 'secret_key'").fetchone()[0]
+
+
+def init_db(url: str) -> str:
+    """Create or migrate the tables (one server at a time); returns the app's persistent secret key."""
+    db = connect(url)
+    try:
+        migrate(db)
+        return secret_key(db)
+    finally:
+        db.raw.close()

@@ -241,3 +241,20 @@ def test_connections_the_server_closed_are_replaced_not_answered_with_an_error(u
     for pid in pids:
         killer.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ?", [pid])
     assert client.get(links["view"]).status_code == 200
+
+
+def test_the_poll_survives_psycopg_deallocating_every_statement(url):
+    """psycopg sends DEALLOCATE ALL after a ROLLBACK on a connection where it had prepared statements:
+    the poll's own statement is prepared again, never a failed poll."""
+    init_db(url)
+    db = postgres.borrow(url)
+    for _ in range(6):            # psycopg prepares a statement on its fifth run
+        db.execute("SELECT version FROM sessions WHERE id = ?", [1]).fetchall()
+    db.close()
+    assert postgres.version_of_link(url, "nobody") is None        # prepared on the pooled connection
+    db = postgres.borrow(url)
+    db.execute("BEGIN")
+    db.execute("ROLLBACK")                                          # psycopg: DEALLOCATE ALL
+    db.close()
+    assert postgres.version_of_link(url, "nobody") is None
+    assert postgres.pool(url).get_stats()["pool_size"] >= 1
