@@ -5,7 +5,6 @@ worked out by hand below."""
 import io
 import re
 import subprocess
-import time
 
 import zxingcpp
 from PIL import Image
@@ -68,6 +67,8 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
     watch = org.locator("a:has-text('Open the sala')").get_attribute("href")
     sala_ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
     sala = sala_ctx.new_page()
+    polls = []        # the sala's live polls, as they go out
+    sala.on("request", lambda r: polls.append(r.url) if "since=" in r.url else None)
     tables = [phone_ctx(browser) for _ in range(3)]
     phones = [c.new_page() for c in tables]
     seatings = {}
@@ -112,14 +113,18 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
                 phone.wait_for_url(re.compile(r".*tally=.*"))
                 phone.locator("button[name=move][value=tally]").tap()
                 phone.wait_for_url(re.compile(r".*done=1.*"))
-                landed = time.monotonic()
+                landed = len(polls)
                 score = sala.locator(f".tbl >> nth={t}").locator(f".team-{team.lower()} .score")
-                score.filter(has_text=str(points)).wait_for(timeout=2000)
-                assert time.monotonic() - landed < 2.0
+                score.filter(has_text=str(points)).wait_for(timeout=30000)
+                # the sala's next poll brings the tap (or the one after, if one was already on its way
+                # when the tap landed): within its 2 s poll on a quiet machine, counted in polls here so
+                # that a busy machine cannot fail it (bench/club_bench.py measures the seconds)
+                assert len(polls) - landed <= 2, polls[landed:]
             org.goto(org.url.replace("/club/cards", "/club"))
             org.locator("button:has-text('End the round')").tap()
             org.wait_for_selector("#proposal" if rnd < 3 else "#standings")
             sala.locator(".tbl .tag").nth(2).wait_for(timeout=10000)      # "ended by the clock" at every table
+        assert any("/sala" in u for u in polls), "the sala never polled"
         state = org.request.get(base + watch.replace("/sala", "/state.json")).json()
         # the sala fits a 1024x768 tablet too, with the standings
         sala.set_viewport_size({"width": 1024, "height": 768})
