@@ -8,7 +8,6 @@ Forms become typed actions here; every rule decision is the kind's. Routes (unde
 """
 from __future__ import annotations
 
-import re
 
 from flask import Blueprint, abort, request, url_for
 from werkzeug.datastructures import MultiDict
@@ -96,16 +95,6 @@ def hand_from(form, rules: dict) -> dict:
     if errors:
         raise FormError(errors)
     return hand
-
-
-def hand_field(path: str) -> str:
-    p = path[len("hand"):].lstrip(".") if path.startswith("hand") else path
-    if p.startswith("side."):
-        return "side_" + re.split(r"[.\[]", p[len("side."):], maxsplit=1)[0]
-    head = re.split(r"[.\[]", p, maxsplit=1)[0]
-    if head in ("winner", "auto_win", "mico", "same_suit", "arriba", "disqualified", "stake"):
-        return head
-    return "form"
 
 
 def new_hand_defaults(rec) -> MultiDict:
@@ -233,17 +222,9 @@ def _read_new(form, code: str) -> tuple[Spec | None, dict]:
                 unit_value=10 if value is None else value), errors
 
 
-def _new_field(path: str) -> str:
-    if path.startswith("side_games."):
-        return "side_" + path.split(".")[1]
-    head = re.split(r"[.\[]", path, maxsplit=1)[0] if path else "form"
-    return "seats" if head.startswith("seat") else head or "form"
-
-
 @bp.route("/s/<token>/desmoche/new", methods=["GET", "POST"])
 def new(token):
-    return new_game(token, "desmoche", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency),
-                    _new_field)
+    return new_game(token, "desmoche", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -254,7 +235,7 @@ def game(token, gi):
     return show(token, gi, "desmoche", _page)
 
 
-def _act(token: str, gi: int, build, field_of, what: str, hand_form: bool = False):
+def _act(token: str, gi: int, build, what: str, hand_form: bool = False):
     """Read a form with ``build(rec, form) -> action``, then record it. On refusal the page comes back
     with the posted values (the hand form's own defaults when another form was posted)."""
     view = require_edit(token)
@@ -270,14 +251,14 @@ def _act(token: str, gi: int, build, field_of, what: str, hand_form: bool = Fals
         # record() tells the address bar it is the table's page
         return _page(open_session(token), gi, errors, status, form=posted if status == 422 else None)
 
-    return record(view, gi, lambda: build(rec, form), on_error, field_of,
+    return record(view, gi, lambda: build(rec, form), on_error,
                   location=url_for("desmoche.game", token=token, gi=gi, done=1, step=what))
 
 
 @bp.post("/s/<token>/desmoche/<int:gi>/hand")
 def hand(token, gi):
     return _act(token, gi, lambda rec, form: A.Hand(hand=hand_from(form, rec.head["rules"]), at=at_of(form)),
-                hand_field, "hand", hand_form=True)
+                "hand", hand_form=True)
 
 
 def _stake(rec, form):
@@ -290,12 +271,12 @@ def _stake(rec, form):
 
 @bp.post("/s/<token>/desmoche/<int:gi>/stake")
 def stake(token, gi):
-    return _act(token, gi, _stake, lambda path: "new_stake", "stake")
+    return _act(token, gi, _stake, "stake")
 
 
 @bp.post("/s/<token>/desmoche/<int:gi>/end")
 def end(token, gi):
-    return _act(token, gi, lambda rec, form: A.EndSeries(at=at_of(form)), lambda path: "end", "end")
+    return _act(token, gi, lambda rec, form: A.EndSeries(at=at_of(form)), "end")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -337,6 +318,6 @@ def correct(token, gi, hi):
                 new_hand["stake"] = stake_value
         return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
-    return record_correction(view, gi, hi, build, hand_field, _page, _correct_page)
+    return record_correction(view, gi, hi, build, _page, _correct_page)
 
 

@@ -101,7 +101,8 @@ class NewmarketKind:
         return list(head["seats"])
 
     def new_game(self, players: list[str], spec: NewmarketSpec) -> dict:
-        """The game object for a new game with these options (RuleError: path = the option's name)."""
+        """The game object for a new game with these options (RuleError: path = the option's name, field =
+        the new-game form's field)."""
         rules = {"variant": spec.variant, "ante": spec.ante, "free_ante": spec.free_ante,
                  "kitty_ante": spec.kitty_ante, "leftover": spec.leftover}
         if spec.dealer_ante is not None:
@@ -118,8 +119,8 @@ class NewmarketKind:
         try:
             rec = self.build(game, players)
         except RuleError as err:
-            field = err.path.split(".")[-1].split("[")[0] if err.path else ""
-            raise err.at(field or "seats") from None
+            option = (err.path.split(".")[-1].split("[")[0] if err.path else "") or "seats"
+            raise err.at(option).named("seats" if option.startswith("seat") else option) from None
         return self.to_doc(rec)
 
     def partnership(self, rec: GameRec) -> None:
