@@ -10,6 +10,7 @@ from flask import abort, request, url_for
 from ..errors import RuleError
 from .common import FormError, SessionView, game_action, open_session, perform, refusal, require_edit, see_other, \
     unchanged_poll
+from .forms import fmt_money
 from .i18n import t
 
 
@@ -18,6 +19,25 @@ def show(token: str, gi: int, kind: str, page: Callable):
     view = open_session(token)
     view.game(gi, kind)
     return unchanged_poll(view) or page(view, gi)
+
+
+def priced(model: dict, value: int, currency: str, link: Callable[[int], str]) -> None:
+    """A scoring page's model, for the table: each player's net in money (``value``: minor units of one
+    unit or chip), and each recent round's correction link (``link(index)``)."""
+    for p in model["players"]:
+        p["money"] = fmt_money(p["net"] * value, currency, plus=True)
+    for r in model["history"]:
+        r["url"] = link(r["index"])
+
+
+def done_toast(view: SessionView, status: int, toast: Callable, steps) -> object | None:
+    """The line under the score after the phone's own tap (``done=1``; ``step``: which of ``steps`` its form
+    was; ``n``: which item): ``toast(step, n)``. A watcher, a reload or a refusal sees none."""
+    args = request.args if view.can_edit else {}
+    if not args.get("done") or status != 200:
+        return None
+    step = args.get("step")
+    return toast(step if step in steps else None, args.get("n", type=int))
 
 
 def past(token: str, kind: str, gi: int, index: int):
@@ -71,6 +91,17 @@ def add(view: SessionView, kind: str, game: dict, on_error: Callable[[dict, int]
     except RuleError as err:
         return on_error({"form": t(err.msg)}, refusal(err))
     return see_other(location)
+
+
+def correction(token: str, kind: str, gi: int, index: int, read: Callable, page: Callable,
+               correct_page: Callable):
+    """A past item's correction: its page (GET, ``correct_page(view, gi, index)``), or its form read into
+    the replacing action (``read(rec, form)``, FormError for a bad field) and recorded."""
+    view, rec = past(token, kind, gi, index)
+    if request.method == "GET":
+        return correct_page(view, gi, index)
+    form = request.form
+    return record_correction(view, gi, index, lambda: read(rec, form), page, correct_page)
 
 
 def record_correction(view: SessionView, gi: int, index: int, build: Callable[[], object],

@@ -15,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, template_helpers
-from ...web.games import at_of, new_game, past, record, record_correction, show
+from ...web.games import at_of, correction, done_toast, new_game, priced, record, show
 from ...web.i18n import t
 from ..validate import MAX_COUNT
 from . import actions as A
@@ -164,18 +164,11 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
     model = page(rec, view.recent(gi, RECENT))
     code = view.currency
     value = rec.head["unit_value"]
-    for p in model["players"]:
-        p["money"] = fmt_money(p["net"] * value, code, plus=True)
-    for h in model["history"]:
-        h["url"] = url_for("desmoche.correct", token=view.token, gi=gi, hi=h["index"])
+    priced(model, value, code, lambda hi: url_for("desmoche.correct", token=view.token, gi=gi, hi=hi))
     keys = set() if model["st"]["ended"] or not view.can_edit else hand_keys(rec.head["rules"]) | {"new_stake", "end"}
     errors = placed(errors, keys)
-    args = request.args if view.can_edit else {}
-    shown = None
-    # done=1: the toast (static/app.js takes it out of the address); step: which form it was
-    step = args.get("step")
-    if args.get("done") and status == 200:
-        shown = toast(rec, step if step in DONE else None, args.get("n", type=int))
+    # done=1: the toast (static/app.js takes it out of the address)
+    shown = done_toast(view, status, lambda step, n: toast(rec, step, n), DONE)
     return render("desmoche/game.html", view, status=status, gi=gi, game=rec.head, errors=errors, currency=code,
                   unit_text=fmt_money(value, code), undo=view.undo_label(gi), toast=shown, here=_game_url(view, gi),
                   form=form if form is not None else new_hand_defaults(rec),
@@ -297,27 +290,26 @@ def _correct_page(view, gi: int, hi: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/desmoche/<int:gi>/hand/<int:hi>", methods=["GET", "POST"])
 def correct(token, gi, hi):
-    view, rec = past(token, "desmoche", gi, hi)
-    if request.method == "GET":
-        return _correct_page(view, gi, hi)
-    form = request.form
+    return correction(token, "desmoche", gi, hi, lambda rec, form: _replacement(rec, form, hi), _page,
+                      _correct_page)
 
-    def build():
-        errors: dict = {}
-        try:
-            new_hand = hand_from(form, rec.head["rules"])
-        except FormError as err:
-            errors.update(err.errors)
-            new_hand = {}
-        stake_value = read_int(form, "stake", errors, minimum=1, what="form.what.stake")
-        if errors:
-            raise FormError(errors)
-        if stake_value is not None:
-            before = rec.items[hi - 1].result["stake"] if hi else rec.head["rules"]["stake"]
-            if "stake" in rec.items[hi].body or stake_value != before:
-                new_hand["stake"] = stake_value
-        return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
-    return record_correction(view, gi, hi, build, _page, _correct_page)
+def _replacement(rec, form, hi: int):
+    """Hand ``hi`` as the correction form says it was (its stake only when it differs from the running one,
+    or was recorded)."""
+    errors: dict = {}
+    try:
+        new_hand = hand_from(form, rec.head["rules"])
+    except FormError as err:
+        errors.update(err.errors)
+        new_hand = {}
+    stake_value = read_int(form, "stake", errors, minimum=1, what="form.what.stake")
+    if errors:
+        raise FormError(errors)
+    if stake_value is not None:
+        before = rec.items[hi - 1].result["stake"] if hi else rec.head["rules"]["stake"]
+        if "stake" in rec.items[hi].body or stake_value != before:
+            new_hand["stake"] = stake_value
+    return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
 

@@ -19,7 +19,7 @@ from ...errors import RuleError
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, signed, template_helpers
-from ...web.games import at_of, new_game, past, record, record_correction, show
+from ...web.games import at_of, correction, done_toast, new_game, priced, record, show
 from ...web.i18n import t
 from . import actions as A
 from .kind import KIND
@@ -74,10 +74,7 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
     errors = _placed(errors, model, view.can_edit)
     code = view.currency
     value = rec.head["chip_value"]
-    for p in model["players"]:
-        p["money"] = fmt_money(p["net"] * value, code, plus=True)
-    for h in model["history"]:
-        h["url"] = url_for("newmarket.correct", token=view.token, gi=gi, di=h["index"])
+    priced(model, value, code, lambda di: url_for("newmarket.correct", token=view.token, gi=gi, di=di))
     final_money = {r["player"]: fmt_money(r["net"] * value, code, plus=True) for r in (model["st"]["final"] or [])}
     here = _game_url(view, gi)
     args = request.args if view.can_edit else {}
@@ -86,11 +83,8 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
         mode = "end"
     if mode == "end" and not model["current"]:
         mode = None
-    shown = None
-    # done=1: the toast (static/app.js takes it out of the address); step: which form it was
-    step = args.get("step")
-    if args.get("done") and status == 200:
-        shown = toast(rec, step if step in DONE else None, args.get("n", type=int))
+    # done=1: the toast (static/app.js takes it out of the address)
+    shown = done_toast(view, status, lambda step, n: toast(rec, step, n), DONE)
     return render("newmarket/game.html", view, status=status, gi=gi, game=rec.head, errors=errors,
                   form=form if form is not None else {}, currency=code, chip_value_text=fmt_money(value, code),
                   final_money=final_money, undo=view.undo_label(gi), here=here, mode=mode, toast=shown,
@@ -477,15 +471,9 @@ def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/newmarket/<int:gi>/deal/<int:di>", methods=["GET", "POST"])
 def correct(token, gi, di):
-    view, rec = past(token, "newmarket", gi, di)
-    if request.method == "GET":
-        return _correct_page(view, gi, di)
-    form = request.form
-
-    def build():
-        return A.ReplaceDeal(index=di, deal=_deal_from(form, rec, di), at=at_of(form))
-
-    return record_correction(view, gi, di, build, _page, _correct_page)
+    return correction(token, "newmarket", gi, di,
+                      lambda rec, form: A.ReplaceDeal(index=di, deal=_deal_from(form, rec, di), at=at_of(form)),
+                      _page, _correct_page)
 
 
 __all__ = ["bp", "QUEENS", "signed"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ...errors import RuleError
 from ...messages import CATALOG, N_, msg
 from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
-from ..validate import is_int, need_bool, need_seated
+from ..validate import need_bool, need_index, need_seated
 from . import actions as A
 from .deal import dealer_index, finish, is_bury, leftover_moves, play, start_state
 from .options import NewmarketSpec, pretty
@@ -311,12 +311,8 @@ class NewmarketKind:
         return Change(head={**rec.head, "ended": True}, state=finish(ctx, rec.state))
 
     def do_replace_deal(self, rec, ctx: Ctx, a: A.ReplaceDeal) -> Change:
-        i = a.index
         n = len(rec.items)
-        if not is_int(i) or i < 0:
-            raise RuleError("newmarket.which_deal", "index")
-        if i >= n:
-            raise RuleError("newmarket.no_such_deal", "index", index=i, count=n)
+        i = need_index(a.index, n, "newmarket.which_deal", "newmarket.no_such_deal")
         if not isinstance(a.deal, dict):
             raise RuleError("v.object", "deal")
         last = rec.items[-1]
