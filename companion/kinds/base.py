@@ -131,10 +131,12 @@ def by_type(kind, rec: GameRec, action: Action, *context) -> Change:
     try:
         return handler(rec, *context, action)
     except RuleError as err:
-        if err.field:
+        # the tap says which of its form fields the refused part came from (an action that does not say
+        # leaves the error as it is: Mus's codec places its own)
+        field = err.field or action.form_field(err.path, rec.head.get("seats") or [])
+        if field == err.field:
             raise
-        # the tap says which of its form fields the refused part came from
-        raise err.named(action.form_field(err.path, rec.head.get("seats") or [])) from None
+        raise err.named(field) from None
 
 
 def seat_field(stem: str, path: str, prefix: str, seats: list[str]) -> str:
