@@ -132,7 +132,7 @@ def by_type(kind, rec: GameRec, action: Action, *context) -> Change:
         return handler(rec, *context, action)
     except RuleError as err:
         # the tap says which of its form fields the refused part came from (an action that does not say
-        # leaves the error as it is: Mus's codec places its own)
+        # leaves the error as it is: the route's codec places it)
         field = err.field or action.form_field(err.path, rec.head.get("seats") or [])
         if field == err.field:
             raise
