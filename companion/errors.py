@@ -10,12 +10,15 @@ class RuleError(ValueError):
     ``code`` and ``params`` name the message (``companion.messages``); ``path`` says where: a JSON path
     relative to the object being checked (``hands[3].grande[2]``) when validating a session file, or an
     action's field (``cards_left.Ane``) when refusing a tap. Callers prefix the path as they go up.
+    ``field``: the form field the refused part was typed in (``left_0``), named by the action itself
+    (``Action.form_field``), so that the page shows the message beside it.
     """
 
-    def __init__(self, code: str, path: str = "", **params):
+    def __init__(self, code: str, path: str = "", *, field: str = "", **params):
         super().__init__(code)
         self.code = code
         self.path = path
+        self.field = field
         self.params = params
 
     @property
@@ -32,7 +35,15 @@ class RuleError(ValueError):
 
     def at(self, path: str) -> "RuleError":
         """The same error at another path."""
-        return type(self)(self.code, path, **self.params)
+        err = type(self)(self.code, path, **self.params)
+        err.field = self.field
+        return err
+
+    def named(self, field: str) -> "RuleError":
+        """The same error, beside the form field ``field``."""
+        err = self.at(self.path)
+        err.field = field
+        return err
 
     def prefixed(self, prefix: str) -> "RuleError":
         """The same error one level up: ``games[0]`` + ``hands[3]`` -> ``games[0].hands[3]``."""

@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import N_
+
 VOCABULARIES = ("spanish", "poker")    # the Japanese Mus vocabularies; "spanish" is the default
+# their names (shown in Japanese only, in the language menu)
+VOCABULARY_NAMES = {"spanish": N_("Mus words: Spanish reading"), "poker": N_("Mus words: poker terms")}
 
 
 @dataclass(frozen=True)

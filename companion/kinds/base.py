@@ -92,7 +92,13 @@ class Action:
     """A tap, typed. ``at`` is the position the phone saw (``Kind.position``): a step already recorded
     from another phone is refused instead of recorded twice."""
     TYPE: ClassVar[str] = ""
+    FIELD: ClassVar[str] = ""      # the form field a refusal of this tap goes beside, unless it names a part
     at: str | None = field(default=None, kw_only=True)
+
+    def form_field(self, path: str, seats: list[str]) -> str:
+        """The form field that carries the part ``path`` of this tap (the path of a refusal), where the page
+        shows the message; "" when the action does not say (the route's codec places it)."""
+        return self.FIELD
 
     def to_json(self) -> dict:
         out = {"type": self.TYPE}
@@ -122,7 +128,27 @@ def by_type(kind, rec: GameRec, action: Action, *context) -> Change:
     handler = getattr(kind, f"do_{action.TYPE}", None)
     if handler is None:
         raise RuleError("v.action_type", "type", type=action.TYPE)
-    return handler(rec, *context, action)
+    try:
+        return handler(rec, *context, action)
+    except RuleError as err:
+        # the tap says which of its form fields the refused part came from (an action that does not say
+        # leaves the error as it is: the route's codec places it)
+        field = err.field or action.form_field(err.path, rec.head.get("seats") or [])
+        if field == err.field:
+            raise
+        raise err.named(field) from None
+
+
+def seat_field(stem: str, path: str, prefix: str, seats: list[str]) -> str:
+    """The per-seat form field (``left_2``) of the seat whose name follows ``prefix`` in ``path``
+    (``cards_left.Carlos``); "" when no seat's does. The longest name wins (``Ana`` and ``Ana Mari``)."""
+    best = None
+    for i, p in enumerate(seats):
+        head = prefix + p
+        if path == head or path.startswith((head + ".", head + "[")):
+            if best is None or len(p) > len(seats[best]):
+                best = i
+    return "" if best is None else f"{stem}_{best}"
 
 
 def players_chart(title: Msg, unit: Msg, labels: list, values: dict, seats: list[str]) -> dict | None:

@@ -25,6 +25,16 @@ def need_int(value, path: str, minimum: int | None = 0, maximum: int = MAX_COUNT
     return value
 
 
+def need_index(value, count: int, which: str, no_such: str) -> int:
+    """A 0-based index of one of ``count`` recorded items (a correction's ``index``): ``which`` is the
+    message code of a value that is no index at all, ``no_such`` of one past the last item."""
+    if not is_int(value) or value < 0:
+        raise RuleError(which, "index")
+    if value >= count:
+        raise RuleError(no_such, "index", index=value, count=count)
+    return value
+
+
 def need_bool(value, path: str) -> bool:
     if not isinstance(value, bool):
         raise RuleError("v.bool", path, value=_shown(value))

@@ -1,8 +1,8 @@
 """Ratings and statistics over the whole history: who plays best (Weng-Lin ratings through the
 ``openskill`` library), partners and rivals, and Mus by the numbers.
 
-- ``contests``: what a session gives (pure): its finished contests (a Mus match between two pairs, a
-  Newmarket game or a Desmoche series ranking its players by net) and the Mus figures of its bid hands.
+- ``contests``: what a session gives (pure): its finished contests (a Mus match between two pairs, any
+  other kind's ended game ranking its players by net) and the Mus figures of its bid hands.
 - ``rating``: the rating model and the replay of contests in date order (pure).
 - ``tally``: partners, opponent pairs, head-to-head and Mus numbers summed over contests (pure).
 - ``derived``: the SQLite tables that keep all this up to date, rebuilt lazily from the sessions'

@@ -3,7 +3,7 @@
 A **contest** is a finished result between players:
 - a Mus match that is decided (or, on a club night, ended by the clock: more games won, then the higher
   score of the game in progress, else a draw) between its two pairs;
-- an ended Newmarket game or Desmoche series, ranking its players by net (equal nets share the rank).
+- any other kind's ended game, ranking its players by net (equal nets share the rank).
 
 ``{"gi": game index, "kind", "teams": [[player key, ...], ...], "ranks": [1, 2, ...] (1 best, shared
 when tied), "names": {key: name}}``: teams are pairs for Mus (team A first), one player each otherwise.

@@ -1,6 +1,6 @@
 """Ratings: the Weng-Lin Plackett-Luce model of the ``openskill`` library, fed with contests in date order
 (pure). A Mus match rates its four players as two teams, and each pair (as one entity) against the other
-pair; a Newmarket game or a Desmoche series rates its players by their rank. The number shown is the
+pair; any other kind's game rates its players by their rank. The number shown is the
 conservative rating (the library's ordinal, mu - 3 sigma): it rises as the rating gets surer.
 
 Ratings are floats stored as they are (SQLite REAL keeps every bit), so replaying from a stored point

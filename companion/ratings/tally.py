@@ -5,7 +5,7 @@ A row: (subject, what, other) -> [played, won, lost, drawn]
 - ("ane", "partner", "bea"): Mus matches Ane played with Bea as her partner;
 - ("ane", "opp_pair", "carlos|dani"): Mus matches Ane played against that pair;
 - ("ane", "h2h:<kind>", "carlos"): contests of that kind in which both played against each other
-  (Mus: on opposite teams; Newmarket, Desmoche: Ane ranked above = won, below = lost, level = drawn);
+  (Mus: on opposite teams; the other kinds: Ane ranked above = won, below = lost, level = drawn);
 - ("ane|bea", "pair_opp", "carlos|dani"): the pair Ane & Bea against that pair.
 """
 from __future__ import annotations

@@ -152,6 +152,10 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     info = night(view)
     club = _club(view)
     ctx = {"info": info, "errors": errors or {}, "formats": FORMATS, "club": club, "form": form}
+    # the round matches' rules as the setup form shows them (the club file keeps them under its "mus" key)
+    matches = (club or {}).get("mus") or {}
+    ctx["match"] = {"games_to_win": (matches.get("rules") or {}).get("games_to_win") or 2,
+                    "scoring": matches.get("scoring") or "bids"}
     if club and club["format"] != "free":
         rnd = info["round"] + 1
         if plan is None:

@@ -3,6 +3,7 @@ blueprint turns its forms into typed actions with these; the rules never see for
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from .. import money
 from ..kinds.validate import MAX_COUNT, MAX_MONEY
@@ -113,6 +114,23 @@ def read_money(form, name: str, code: str, errors: dict, default=None, maximum: 
         errors.setdefault(name, t(msg("form.money_large")))
         return default
     return value
+
+
+def read_dates(args, errors: dict, bad_date: str, order: str) -> dict:
+    """A filter's date range, {"from", "to"} as ISO dates ("" when blank), with the message ``bad_date``
+    beside a date that is none and ``order`` beside "to" when it comes before "from"."""
+    out = {"from": "", "to": ""}
+    for name in ("from", "to"):
+        raw = (args.get(name) or "").strip()
+        if not raw:
+            continue
+        try:
+            out[name] = date.fromisoformat(raw).isoformat()
+        except ValueError:
+            errors[name] = t(msg(bad_date, example="2026-11-20"))
+    if out["from"] and out["to"] and out["from"] > out["to"]:
+        errors["to"] = t(msg(order))
+    return out
 
 
 def only_one(form, name: str, errors: dict) -> str | None:

@@ -10,6 +10,7 @@ from flask import abort, request, url_for
 from ..errors import RuleError
 from .common import FormError, SessionView, game_action, open_session, perform, refusal, require_edit, see_other, \
     unchanged_poll
+from .forms import fmt_money
 from .i18n import t
 
 
@@ -18,6 +19,25 @@ def show(token: str, gi: int, kind: str, page: Callable):
     view = open_session(token)
     view.game(gi, kind)
     return unchanged_poll(view) or page(view, gi)
+
+
+def priced(model: dict, value: int, currency: str, link: Callable[[int], str]) -> None:
+    """A scoring page's model, for the table: each player's net in money (``value``: minor units of one
+    unit or chip), and each recent round's correction link (``link(index)``)."""
+    for p in model["players"]:
+        p["money"] = fmt_money(p["net"] * value, currency, plus=True)
+    for r in model["history"]:
+        r["url"] = link(r["index"])
+
+
+def done_toast(view: SessionView, status: int, toast: Callable, steps) -> object | None:
+    """The line under the score after the phone's own tap (``done=1``; ``step``: which of ``steps`` its form
+    was; ``n``: which item): ``toast(step, n)``. A watcher, a reload or a refusal sees none."""
+    args = request.args if view.can_edit else {}
+    if not args.get("done") or status != 200:
+        return None
+    step = args.get("step")
+    return toast(step if step in steps else None, args.get("n", type=int))
 
 
 def past(token: str, kind: str, gi: int, index: int):
@@ -39,9 +59,9 @@ def at_of(form) -> str | None:
 def new_game(token: str, kind: str, new_page: Callable, defaults: Callable, read: Callable,
              field_of: Callable[[str], str] = lambda path: path or "form", make: Callable | None = None):
     """The "add a game" page and its form: ``read(view, form) -> (spec, errors)`` (errors by field); the
-    kind makes the game from the spec (its refusal goes beside ``field_of(path)``; ``make(view, spec,
-    errors)`` replaces that when a kind has more to check); then the game is recorded and the phone goes
-    to it."""
+    kind makes the game from the spec (its refusal goes beside the form field it names, ``field``, else
+    beside ``field_of(path)``; ``make(view, spec, errors)`` replaces that when a kind has more to check);
+    then the game is recorded and the phone goes to it."""
     from .. import kinds
 
     view = require_edit(token)
@@ -57,7 +77,7 @@ def new_game(token: str, kind: str, new_page: Callable, defaults: Callable, read
             try:
                 game = kinds.KINDS[kind].new_game(view.players, spec)
             except RuleError as err:
-                errors[field_of(err.path)] = t(err.msg)
+                errors[err.field or field_of(err.path)] = t(err.msg)
     if errors:
         return new_page(view, form, errors, 422)
     return add(view, kind, game, lambda errs, status: new_page(open_session(token), form, errs, status))
@@ -73,8 +93,19 @@ def add(view: SessionView, kind: str, game: dict, on_error: Callable[[dict, int]
     return see_other(location)
 
 
+def correction(token: str, kind: str, gi: int, index: int, read: Callable, page: Callable,
+               correct_page: Callable):
+    """A past item's correction: its page (GET, ``correct_page(view, gi, index)``), or its form read into
+    the replacing action (``read(rec, form)``, FormError for a bad field) and recorded."""
+    view, rec = past(token, kind, gi, index)
+    if request.method == "GET":
+        return correct_page(view, gi, index)
+    form = request.form
+    return record_correction(view, gi, index, lambda: read(rec, form), page, correct_page)
+
+
 def record_correction(view: SessionView, gi: int, index: int, build: Callable[[], object],
-                      field_of: Callable[[str], str], page: Callable, correct_page: Callable):
+                      page: Callable, correct_page: Callable):
     """Record the correction of item ``index`` (``build`` reads its form into the action) and go to the
     game, saying which one was fixed; a refusal shows the correction page again with the form as sent,
     or the game's page when that item is gone meanwhile."""
@@ -87,14 +118,15 @@ def record_correction(view: SessionView, gi: int, index: int, build: Callable[[]
             return page(fresh, gi, errors, status)
         return correct_page(fresh, gi, index, form if status == 422 else None, errors, status)
 
-    return record(view, gi, build, on_error, field_of,
+    return record(view, gi, build, on_error,
                   location=url_for(f"{rec.kind}.game", token=view.token, gi=gi, done=1, step="fixed", n=index + 1))
 
 
 def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Callable[[dict, int], object],
            field_of: Callable[[str], str] = lambda path: path or "form", location: str | None = None):
     """Read a form into a typed action (``build`` raises FormError), record it, and go back to the game
-    page; a refusal re-renders through ``on_error(errors, status)`` with the message beside its field."""
+    page; a refusal re-renders through ``on_error(errors, status)`` with the message beside the form field
+    the action named (``RuleError.field``), else beside ``field_of(path)`` (a codec that knows the form)."""
     rec = view.game(gi)
     # done=1: the page says in one line what was just recorded (the toast under the score)
     location = location or url_for(f"{rec.kind}.game", token=view.token, gi=gi, done=1)
@@ -115,6 +147,6 @@ def record(view: SessionView, gi: int, build: Callable[[], object], on_error: Ca
         game_action(view, gi, action, location)
     except RuleError as err:
         status = refusal(err)
-        field = "at" if status == 409 else (field_of(err.path) or "form")
+        field = "at" if status == 409 else (err.field or field_of(err.path) or "form")
         return refused({field: t(err.msg)}, status)
     return see_other(location)

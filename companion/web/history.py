@@ -14,7 +14,6 @@ import json
 import re
 import unicodedata
 import zipfile
-from datetime import date
 
 from flask import Blueprint, Response, current_app, request, url_for
 
@@ -24,6 +23,7 @@ from ..messages import N_, define, msg
 from ..session import player_key, to_doc
 from . import night_history, players
 from .common import render, request_key, see_other
+from .forms import read_dates
 from .i18n import t
 from .players import PER_PAGE, money_text
 from .sessions import is_admin, scope_sql
@@ -52,17 +52,8 @@ def _filters(args) -> tuple[dict, dict]:
     if kind and kind not in kinds.KINDS:
         errors["kind"] = t(msg("hist.filter.kind"))
         kind = ""
-    out = {"q": q, "key": player_key(q) if q else "", "kind": kind, "from": "", "to": ""}
-    for field in ("from", "to"):
-        raw = (args.get(field) or "").strip()
-        if not raw:
-            continue
-        try:
-            out[field] = date.fromisoformat(raw).isoformat()
-        except ValueError:
-            errors[field] = t(msg("hist.filter.date", example="2026-11-20"))
-    if out["from"] and out["to"] and out["from"] > out["to"]:
-        errors["to"] = t(msg("hist.filter.order"))
+    out = {"q": q, "key": player_key(q) if q else "", "kind": kind,
+           **read_dates(args, errors, "hist.filter.date", "hist.filter.order")}
     return out, errors
 
 

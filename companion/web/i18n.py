@@ -240,7 +240,7 @@ def init_app(app) -> None:
     Babel(app, locale_selector=select_language)
     app.register_blueprint(bp)
     app.jinja_env.globals.update(t=t, w=w, mano_is=mano_is, lang=lang, languages=LANGUAGES, fmt_date=fmt_date, number=number,
-                                 vocabulary=vocabulary, vocabularies=VOCABULARY_NAMES)
+                                 vocabulary=vocabulary, vocabularies=glossary.VOCABULARY_NAMES)
     app.jinja_env.filters["listing"] = listing
     poker = PokerDomain()
 
@@ -266,5 +266,3 @@ def _translations():
 define("i18n", {
     "switch": N_("Language"),
 })
-# the names of the Japanese vocabularies (shown in Japanese only, in the language menu)
-VOCABULARY_NAMES = {"spanish": N_("Mus words: Spanish reading"), "poker": N_("Mus words: poker terms")}

@@ -14,7 +14,6 @@ import functools
 import io
 import re
 import unicodedata
-from datetime import date
 
 from babel import numbers as bnum
 from flask import Blueprint, Response, abort, redirect, request, url_for
@@ -26,6 +25,7 @@ from ..ratings import derived, rating as R
 from ..ratings.contests import pair_key
 from ..session import player_key
 from .common import render
+from .forms import read_dates
 from .i18n import lang, number, t
 from .sessions import is_admin
 
@@ -115,17 +115,8 @@ def _board_filters(args) -> tuple[dict, dict]:
     if kind not in KINDS:
         errors["kind"] = t(msg("rt.bad_kind"))
         kind = "mus"
-    out = {"kind": kind, "from": "", "to": "", "club": args.get("club") == "1",
+    out = {"kind": kind, **read_dates(args, errors, "rt.bad_date", "rt.date_order"), "club": args.get("club") == "1",
            "q": " ".join((args.get("q") or "").split())[:MAX_NAME]}
-    for field in ("from", "to"):
-        raw = (args.get(field) or "").strip()
-        if raw:
-            try:
-                out[field] = date.fromisoformat(raw).isoformat()
-            except ValueError:
-                errors[field] = t(msg("rt.bad_date", example="2026-11-20"))
-    if out["from"] and out["to"] and out["from"] > out["to"]:
-        errors["to"] = t(msg("rt.date_order"))
     return out, errors
 
 

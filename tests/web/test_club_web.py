@@ -236,3 +236,15 @@ def test_pairs_arrive_as_a_pair(client):
     assert plan["free"] == [] and len(plan["tables"]) == 2
     club = client.get(s["view"] + "/session.json").get_json()["club"]
     assert club["pairs"][-1] == ["Gorka", "Hodei"]
+
+
+def test_the_setup_form_shows_the_round_matches_rules_as_saved(client):
+    fresh = new_session(client, players=PLAYERS)
+    page = client.get(fresh["edit"] + "/club").get_data(as_text=True)
+    assert 'name="games_to_win" inputmode="numeric" value="2"' in page and 'value="tally" selected' not in page
+    edit = fresh["edit"]
+    data = {**form_fields(page, edit + "/club/setup"), "format": "rotating", "minutes": "50", "games_to_win": "3",
+            "scoring": "tally", "pairs": ""}
+    assert client.post(edit + "/club/setup", data=data).status_code == 303
+    page = client.get(edit + "/club").get_data(as_text=True)
+    assert 'name="games_to_win" inputmode="numeric" value="3"' in page and '<option value="tally" selected>' in page

@@ -639,3 +639,23 @@ def test_the_end_of_a_deal_paid_by_cards_is_in_the_bar_and_above_it(client, link
     assert all(f'form="end-form" name="left_{i}"' in body for i in range(4))
     act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
     assert served(client, links)["chips"]["Bea"] == 25                   # 20 − 4 antes + 3 + 5 + 1
+
+
+def test_a_refused_correction_shows_beside_the_boodle_card(client, links):
+    """The engine's refusal of one part of a corrected deal goes beside that part's field (a boodle card's
+    winner: ``won_<card>``), not on top; nothing is stored."""
+    game = add_game(client, links)
+    act(client, game, "/start")
+    act(client, game, "/boodle", card="KC", by="Carlos")
+    act(client, game, "/boodle", card="JS", by="Dani")
+    act(client, game, "/end", out="Bea", left_0="3", left_2="5", left_3="1")
+    before = doc(client, links)
+    url = game + "/deal/0"
+    form = client.get(url).get_data(as_text=True)
+    sent = {**form_fields(form, url), **nm_correct_fields(form)}
+    assert sent["won_KC"] == "p:Carlos" and sent["won_JS"] == "p:Dani"
+    resp = client.post(url, data={**sent, "won_JS": "p:Zed"})
+    page = resp.get_data(as_text=True)
+    assert resp.status_code == 422
+    assert re.search(r'id="err-won_JS"[^>]*>[^<]*Zed', page) and 'id="err-won_KC"' not in page
+    assert doc(client, links) == before

@@ -1,11 +1,25 @@
 """Every tap of a Desmoche series, typed. The web turns a form into one of these; events store
 ``to_json()``. Fields default to None so that a stored action with a field missing is refused with a
-RuleError naming the field, never a TypeError."""
+RuleError naming the field, never a TypeError. Each names the form field a refused part of it was typed in
+(``form_field``), for the page to show the message beside it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..base import Action
+
+
+# the hand's parts typed in a form field of the same name (a side game's are under side_<name>)
+HAND_FIELDS = ("winner", "auto_win", "mico", "same_suit", "arriba", "disqualified", "stake")
+
+
+def _hand_form_field(path: str) -> str:
+    """The hand form's field of a part of a hand (``hand.side.oro.winner`` -> ``side_oro``)."""
+    p = path[len("hand"):].lstrip(".") if path.startswith("hand") else path
+    if p.startswith("side."):
+        return "side_" + p[len("side."):].replace("[", ".").split(".", 1)[0]
+    head = p.replace("[", ".").split(".", 1)[0]
+    return head if head in HAND_FIELDS else "form"
 
 
 @dataclass(frozen=True)
@@ -15,11 +29,15 @@ class Hand(Action):
     TYPE = "hand"
     hand: dict | None = None
 
+    def form_field(self, path: str, seats: list[str]) -> str:
+        return _hand_form_field(path)
+
 
 @dataclass(frozen=True)
 class SetStake(Action):
     """The stake from the next hand on."""
     TYPE = "set_stake"
+    FIELD = "new_stake"
     stake: int | None = None
 
 
@@ -27,6 +45,7 @@ class SetStake(Action):
 class EndSeries(Action):
     """The series is over: a pot nobody won and unclaimed side pots go back to whoever put them in."""
     TYPE = "end_series"
+    FIELD = "end"
 
 
 @dataclass(frozen=True)
@@ -35,6 +54,9 @@ class ReplaceHand(Action):
     TYPE = "replace_hand"
     index: int | None = None
     hand: dict | None = None
+
+    def form_field(self, path: str, seats: list[str]) -> str:
+        return _hand_form_field(path)
 
 
 ACTIONS = {cls.TYPE: cls for cls in (Hand, SetStake, EndSeries, ReplaceHand)}

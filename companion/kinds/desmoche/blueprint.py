@@ -8,7 +8,6 @@ Forms become typed actions here; every rule decision is the kind's. Routes (unde
 """
 from __future__ import annotations
 
-import re
 
 from flask import Blueprint, abort, request, url_for
 from werkzeug.datastructures import MultiDict
@@ -16,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, template_helpers
-from ...web.games import at_of, new_game, past, record, record_correction, show
+from ...web.games import at_of, correction, done_toast, new_game, priced, record, show
 from ...web.i18n import t
 from ..validate import MAX_COUNT
 from . import actions as A
@@ -98,16 +97,6 @@ def hand_from(form, rules: dict) -> dict:
     return hand
 
 
-def hand_field(path: str) -> str:
-    p = path[len("hand"):].lstrip(".") if path.startswith("hand") else path
-    if p.startswith("side."):
-        return "side_" + re.split(r"[.\[]", p[len("side."):], maxsplit=1)[0]
-    head = re.split(r"[.\[]", p, maxsplit=1)[0]
-    if head in ("winner", "auto_win", "mico", "same_suit", "arriba", "disqualified", "stake"):
-        return head
-    return "form"
-
-
 def new_hand_defaults(rec) -> MultiDict:
     """Nothing ticked that costs money (no bonus is ever pre-ticked); side games joined as in the
     previous hand (everyone for the first)."""
@@ -175,18 +164,11 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
     model = page(rec, view.recent(gi, RECENT))
     code = view.currency
     value = rec.head["unit_value"]
-    for p in model["players"]:
-        p["money"] = fmt_money(p["net"] * value, code, plus=True)
-    for h in model["history"]:
-        h["url"] = url_for("desmoche.correct", token=view.token, gi=gi, hi=h["index"])
+    priced(model, value, code, lambda hi: url_for("desmoche.correct", token=view.token, gi=gi, hi=hi))
     keys = set() if model["st"]["ended"] or not view.can_edit else hand_keys(rec.head["rules"]) | {"new_stake", "end"}
     errors = placed(errors, keys)
-    args = request.args if view.can_edit else {}
-    shown = None
-    # done=1: the toast (static/app.js takes it out of the address); step: which form it was
-    step = args.get("step")
-    if args.get("done") and status == 200:
-        shown = toast(rec, step if step in DONE else None, args.get("n", type=int))
+    # done=1: the toast (static/app.js takes it out of the address)
+    shown = done_toast(view, status, lambda step, n: toast(rec, step, n), DONE)
     return render("desmoche/game.html", view, status=status, gi=gi, game=rec.head, errors=errors, currency=code,
                   unit_text=fmt_money(value, code), undo=view.undo_label(gi), toast=shown, here=_game_url(view, gi),
                   form=form if form is not None else new_hand_defaults(rec),
@@ -233,17 +215,9 @@ def _read_new(form, code: str) -> tuple[Spec | None, dict]:
                 unit_value=10 if value is None else value), errors
 
 
-def _new_field(path: str) -> str:
-    if path.startswith("side_games."):
-        return "side_" + path.split(".")[1]
-    head = re.split(r"[.\[]", path, maxsplit=1)[0] if path else "form"
-    return "seats" if head.startswith("seat") else head or "form"
-
-
 @bp.route("/s/<token>/desmoche/new", methods=["GET", "POST"])
 def new(token):
-    return new_game(token, "desmoche", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency),
-                    _new_field)
+    return new_game(token, "desmoche", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -254,7 +228,7 @@ def game(token, gi):
     return show(token, gi, "desmoche", _page)
 
 
-def _act(token: str, gi: int, build, field_of, what: str, hand_form: bool = False):
+def _act(token: str, gi: int, build, what: str, hand_form: bool = False):
     """Read a form with ``build(rec, form) -> action``, then record it. On refusal the page comes back
     with the posted values (the hand form's own defaults when another form was posted)."""
     view = require_edit(token)
@@ -270,14 +244,14 @@ def _act(token: str, gi: int, build, field_of, what: str, hand_form: bool = Fals
         # record() tells the address bar it is the table's page
         return _page(open_session(token), gi, errors, status, form=posted if status == 422 else None)
 
-    return record(view, gi, lambda: build(rec, form), on_error, field_of,
+    return record(view, gi, lambda: build(rec, form), on_error,
                   location=url_for("desmoche.game", token=token, gi=gi, done=1, step=what))
 
 
 @bp.post("/s/<token>/desmoche/<int:gi>/hand")
 def hand(token, gi):
     return _act(token, gi, lambda rec, form: A.Hand(hand=hand_from(form, rec.head["rules"]), at=at_of(form)),
-                hand_field, "hand", hand_form=True)
+                "hand", hand_form=True)
 
 
 def _stake(rec, form):
@@ -290,12 +264,12 @@ def _stake(rec, form):
 
 @bp.post("/s/<token>/desmoche/<int:gi>/stake")
 def stake(token, gi):
-    return _act(token, gi, _stake, lambda path: "new_stake", "stake")
+    return _act(token, gi, _stake, "stake")
 
 
 @bp.post("/s/<token>/desmoche/<int:gi>/end")
 def end(token, gi):
-    return _act(token, gi, lambda rec, form: A.EndSeries(at=at_of(form)), lambda path: "end", "end")
+    return _act(token, gi, lambda rec, form: A.EndSeries(at=at_of(form)), "end")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -316,27 +290,26 @@ def _correct_page(view, gi: int, hi: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/desmoche/<int:gi>/hand/<int:hi>", methods=["GET", "POST"])
 def correct(token, gi, hi):
-    view, rec = past(token, "desmoche", gi, hi)
-    if request.method == "GET":
-        return _correct_page(view, gi, hi)
-    form = request.form
+    return correction(token, "desmoche", gi, hi, lambda rec, form: _replacement(rec, form, hi), _page,
+                      _correct_page)
 
-    def build():
-        errors: dict = {}
-        try:
-            new_hand = hand_from(form, rec.head["rules"])
-        except FormError as err:
-            errors.update(err.errors)
-            new_hand = {}
-        stake_value = read_int(form, "stake", errors, minimum=1, what="form.what.stake")
-        if errors:
-            raise FormError(errors)
-        if stake_value is not None:
-            before = rec.items[hi - 1].result["stake"] if hi else rec.head["rules"]["stake"]
-            if "stake" in rec.items[hi].body or stake_value != before:
-                new_hand["stake"] = stake_value
-        return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
-    return record_correction(view, gi, hi, build, hand_field, _page, _correct_page)
+def _replacement(rec, form, hi: int):
+    """Hand ``hi`` as the correction form says it was (its stake only when it differs from the running one,
+    or was recorded)."""
+    errors: dict = {}
+    try:
+        new_hand = hand_from(form, rec.head["rules"])
+    except FormError as err:
+        errors.update(err.errors)
+        new_hand = {}
+    stake_value = read_int(form, "stake", errors, minimum=1, what="form.what.stake")
+    if errors:
+        raise FormError(errors)
+    if stake_value is not None:
+        before = rec.items[hi - 1].result["stake"] if hi else rec.head["rules"]["stake"]
+        if "stake" in rec.items[hi].body or stake_value != before:
+            new_hand["stake"] = stake_value
+    return A.ReplaceHand(index=hi, hand=new_hand, at=at_of(form))
 
 

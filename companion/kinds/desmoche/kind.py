@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...errors import RuleError
 from ...messages import N_, msg, render
 from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
-from ..validate import is_int, need_dict, need_int
+from ..validate import need_dict, need_index, need_int
 from . import actions as A
 from .hand import end_series, movements, multiple_word, play, start_state
 from .options import Spec, new_game
@@ -132,12 +132,8 @@ class DesmocheKind:
 
     def do_replace_hand(self, rec: GameRec, a: A.ReplaceHand) -> Change:
         head = rec.head
-        i = a.index
         n = len(rec.items)
-        if not is_int(i) or i < 0:
-            raise RuleError("desmoche.which_hand", "index")
-        if i >= n:
-            raise RuleError("desmoche.no_such_hand", "index", index=i, count=n)
+        i = need_index(a.index, n, "desmoche.which_hand", "desmoche.no_such_hand")
         raw = need_dict(a.hand, "hand")
         rules, seats = head["rules"], head["seats"]
         body = norm_hand(raw, rules, seats, "hand")

@@ -25,8 +25,11 @@ class Spec:
 
 def new_game(players: list[str], spec: Spec) -> dict:
     """The session-file game object of a new series; RuleError with the option's name as its path
-    (``stake``, ``side_games.flor``...)."""
-    seats = need_seats(spec.seats, players, MIN_PLAYERS, MAX_PLAYERS, "seats")
+    (``stake``, ``side_games.flor``...) and the new-series form's field as its ``field`` (``side_flor``)."""
+    try:
+        seats = need_seats(spec.seats, players, MIN_PLAYERS, MAX_PLAYERS, "seats")
+    except RuleError as err:
+        raise err.named("seats") from None
     side = need_dict(spec.side_games, "side_games")
     rules = {"variant": spec.variant, "stake": spec.stake, "bonuses": spec.bonuses, "color_wins": spec.color_wins,
              "side_games": {k: v for k, v in side.items() if not (v == 0 and v is not False)},
@@ -34,6 +37,9 @@ def new_game(players: list[str], spec: Spec) -> dict:
     try:
         rules = norm_rules(rules, "")
     except RuleError as err:
-        raise err.at(err.path.lstrip(".")) from None
+        path = err.path.lstrip(".")
+        option = path.replace("[", ".").split(".")
+        field = f"side_{option[1]}" if option[0] == "side_games" and len(option) > 1 else option[0]
+        raise err.at(path).named(field or "form") from None
     return {"kind": KIND, "rules": rules, "seats": seats,
             "unit_value": need_int(spec.unit_value, "unit_value", 0, MAX_UNIT_VALUE), "hands": [], "ended": False}

@@ -19,7 +19,7 @@ from ...errors import RuleError
 from ...messages import msg
 from ...web.common import FormError, open_session, render, require_edit
 from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, signed, template_helpers
-from ...web.games import at_of, new_game, past, record, record_correction, show
+from ...web.games import at_of, correction, done_toast, new_game, priced, record, show
 from ...web.i18n import t
 from . import actions as A
 from .kind import KIND
@@ -34,17 +34,6 @@ SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡
 @bp.context_processor
 def _helpers():
     return template_helpers()
-
-
-def _player_in(path: str, prefix: str, seats: list[str]) -> int | None:
-    """The seat whose name follows ``prefix`` in an engine path ('cards_left.Ane' -> index of Ane)."""
-    best = None
-    for i, p in enumerate(seats):
-        head = prefix + p
-        if path == head or path.startswith(head + ".") or path.startswith(head + "["):
-            if best is None or len(p) > len(seats[best]):
-                best = i
-    return best
 
 
 def _game_url(view, gi: int) -> str:
@@ -85,10 +74,7 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
     errors = _placed(errors, model, view.can_edit)
     code = view.currency
     value = rec.head["chip_value"]
-    for p in model["players"]:
-        p["money"] = fmt_money(p["net"] * value, code, plus=True)
-    for h in model["history"]:
-        h["url"] = url_for("newmarket.correct", token=view.token, gi=gi, di=h["index"])
+    priced(model, value, code, lambda di: url_for("newmarket.correct", token=view.token, gi=gi, di=di))
     final_money = {r["player"]: fmt_money(r["net"] * value, code, plus=True) for r in (model["st"]["final"] or [])}
     here = _game_url(view, gi)
     args = request.args if view.can_edit else {}
@@ -97,11 +83,8 @@ def _page(view, gi: int, errors: dict | None = None, status: int = 200, form=Non
         mode = "end"
     if mode == "end" and not model["current"]:
         mode = None
-    shown = None
-    # done=1: the toast (static/app.js takes it out of the address); step: which form it was
-    step = args.get("step")
-    if args.get("done") and status == 200:
-        shown = toast(rec, step if step in DONE else None, args.get("n", type=int))
+    # done=1: the toast (static/app.js takes it out of the address)
+    shown = done_toast(view, status, lambda step, n: toast(rec, step, n), DONE)
     return render("newmarket/game.html", view, status=status, gi=gi, game=rec.head, errors=errors,
                   form=form if form is not None else {}, currency=code, chip_value_text=fmt_money(value, code),
                   final_money=final_money, undo=view.undo_label(gi), here=here, mode=mode, toast=shown,
@@ -190,13 +173,6 @@ def _read_new(form, code: str) -> tuple[NewmarketSpec | None, dict]:
     return spec, errors
 
 
-def _new_field(path: str) -> str:
-    head = re.split(r"[.\[]", path, maxsplit=1)[0] if path else "form"
-    if path.startswith("rules."):
-        head = path.split(".")[1].split("[")[0]
-    return "seats" if head.startswith("seat") else head or "form"
-
-
 @bp.route("/s/<token>/newmarket/new", methods=["GET", "POST"])
 def new(token):
     return new_game(token, "newmarket", _new_page, _new_defaults, lambda view, form: _read_new(form, view.currency),
@@ -224,7 +200,7 @@ def _make(view, spec, errors):
             errors["chip_value"] = t(msg("newmarket.form.carry_value", game=n,
                                          value=fmt_money(err.params["value"], view.currency)))
         else:
-            errors[_new_field(err.path)] = t(err.msg)
+            errors[err.field or "form"] = t(err.msg)
         return None
 
 
@@ -236,9 +212,10 @@ def game(token, gi):
     return show(token, gi, "newmarket", _page)
 
 
-def _act(token: str, gi: int, build, field_of, what: str):
+def _act(token: str, gi: int, build, what: str):
     """Read a form with ``build(rec, form) -> action`` (FormError for a bad field), then record it and go
-    back to the table, whose toast says what was recorded (``what``: which form it was)."""
+    back to the table, whose toast says what was recorded (``what``: which form it was). A refusal goes
+    beside the form field the action names."""
     view = require_edit(token)
     rec = view.game(gi, "newmarket")
     form = request.form
@@ -251,7 +228,6 @@ def _act(token: str, gi: int, build, field_of, what: str):
         return resp
 
     return record(view, gi, lambda: replace(build(rec, form), at=at_of(form)), on_error,
-                  lambda path: field_of(path, rec),
                   location=url_for("newmarket.game", token=token, gi=gi, done=1, step=what))
 
 
@@ -270,26 +246,15 @@ def _antes_from(form, rec) -> dict:
     return antes
 
 
-def _ante_field(path: str, rec, prefix: str = "antes.") -> str | None:
-    seat = _player_in(path, prefix, rec.head["seats"])
-    return None if seat is None else f"ante_{seat}"
-
-
 def _start(rec, form):
     dealer = (form.get("dealer") or "").strip() or None
     antes = _antes_from(form, rec) if rec.head["rules"]["free_ante"] else None
     return A.StartDeal(dealer=dealer, antes=antes)
 
 
-def _start_field(path, rec):
-    if path.startswith("antes"):
-        return _ante_field(path, rec) or "antes"
-    return "dealer" if path == "dealer" else "start"
-
-
 @bp.post("/s/<token>/newmarket/<int:gi>/start")
 def start(token, gi):
-    return _act(token, gi, _start, _start_field, "start")
+    return _act(token, gi, _start, "start")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/boodle")
@@ -298,7 +263,7 @@ def boodle(token, gi):
     if request.form.get("card") == "dead":
         return exchange(token, gi)
     return _act(token, gi, lambda rec, form: A.Boodle(card=(form.get("card") or "").strip()[:4], by=form.get("by") or ""),
-                lambda path, rec: "boodle", "boodle")
+                "boodle")
 
 
 def _dummy(rec, form):
@@ -315,13 +280,12 @@ def _dummy(rec, form):
 
 @bp.post("/s/<token>/newmarket/<int:gi>/dummy")
 def dummy(token, gi):
-    return _act(token, gi, _dummy, lambda path, rec: path if path in ("sold_to", "price") else "dummy", "dummy")
+    return _act(token, gi, _dummy, "dummy")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/exchange")
 def exchange(token, gi):
-    return _act(token, gi, lambda rec, form: A.Exchange(by=form.get("by") or ""), lambda path, rec: "exchange",
-                "exchange")
+    return _act(token, gi, lambda rec, form: A.Exchange(by=form.get("by") or ""), "exchange")
 
 
 def _cards_left(form, rec, out: str | None, errors: dict, required: bool) -> dict:
@@ -372,26 +336,19 @@ def _end(rec, form):
     return A.EndDeal(out=out, cards_left=cards_left)
 
 
-def _end_field(path, rec):
-    if path.startswith("cards_left"):
-        seat = _player_in(path, "cards_left.", rec.head["seats"])
-        return "out" if seat is None else f"left_{seat}"
-    return "out" if path in ("out", "blocked") else "end"
-
-
 @bp.post("/s/<token>/newmarket/<int:gi>/end")
 def end_deal(token, gi):
-    return _act(token, gi, _end, _end_field, "end")
+    return _act(token, gi, _end, "end")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/cancel")
 def cancel(token, gi):
-    return _act(token, gi, lambda rec, form: A.CancelDeal(), lambda path, rec: "end", "cancel")
+    return _act(token, gi, lambda rec, form: A.CancelDeal(), "cancel")
 
 
 @bp.post("/s/<token>/newmarket/<int:gi>/end-game")
 def end_game(token, gi):
-    return _act(token, gi, lambda rec, form: A.EndGame(), lambda path, rec: "end_game", "end_game")
+    return _act(token, gi, lambda rec, form: A.EndGame(), "end_game")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -426,8 +383,8 @@ def _deal_form(rec, di: int) -> dict:
     return form
 
 
-def _deal_from(form, rec, di: int) -> tuple[dict, list[str]]:
-    """The corrected deal (session-file shape) from the form, and the order of its boodles."""
+def _deal_from(form, rec, di: int) -> dict:
+    """The corrected deal (session-file shape) from the form."""
     rules, seats = rec.head["rules"], rec.head["seats"]
     item = rec.items[di]
     orig = item.body
@@ -454,12 +411,11 @@ def _deal_from(form, rec, di: int) -> tuple[dict, list[str]]:
         ex = form.get("exchange") or "none"
         if ex.startswith("p:"):
             deal["exchange"] = ex[2:]
-    order, won = [], []
+    won = []
     for card in _won_order(rec, orig):
         who = form.get(f"won_{card}") or ""
         if who.startswith("p:"):
             won.append({"card": card, "by": who[2:]})
-            order.append(card)
     if won:
         deal["boodles_won"] = won
     if orig.get("open"):
@@ -475,31 +431,7 @@ def _deal_from(form, rec, di: int) -> tuple[dict, list[str]]:
                 deal["cards_left"] = _cards_left(form, rec, out, errors, required=out in seats)
     if errors:
         raise FormError(errors)
-    return deal, order
-
-
-def _correct_field(path: str, rec, order: list[str], di: int) -> str:
-    p = path[len("deal"):].lstrip(".") if path.startswith("deal") else path
-    seats = rec.head["seats"]
-    if p.startswith("antes"):
-        return _ante_field(p, rec) or "antes"
-    if p.startswith("cards_left"):
-        seat = _player_in(p, "cards_left.", seats)
-        return "end" if seat is None else f"left_{seat}"
-    if p.startswith("boodles_won["):
-        try:
-            return f"won_{order[int(p[len('boodles_won['):].split(']', 1)[0])]}"
-        except (ValueError, IndexError):
-            return "boodles"
-    if p.startswith("dummy"):
-        rest = p[len("dummy"):].lstrip(".")
-        return rest if rest in ("sold_to", "price") else "dummy"
-    head = re.split(r"[.\[]", p, maxsplit=1)[0]
-    if head in ("dealer", "exchange"):
-        return head
-    if head in ("out", "blocked", "open") or not p:
-        return "end"
-    return "form"
+    return deal
 
 
 def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
@@ -539,19 +471,9 @@ def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
 
 @bp.route("/s/<token>/newmarket/<int:gi>/deal/<int:di>", methods=["GET", "POST"])
 def correct(token, gi, di):
-    view, rec = past(token, "newmarket", gi, di)
-    if request.method == "GET":
-        return _correct_page(view, gi, di)
-    form = request.form
-    order: list[str] = []
-
-    def build():
-        deal, found = _deal_from(form, rec, di)
-        order.extend(found)
-        return A.ReplaceDeal(index=di, deal=deal, at=at_of(form))
-
-    return record_correction(view, gi, di, build, lambda path: _correct_field(path, rec, order, di), _page,
-                             _correct_page)
+    return correction(token, "newmarket", gi, di,
+                      lambda rec, form: A.ReplaceDeal(index=di, deal=_deal_from(form, rec, di), at=at_of(form)),
+                      _page, _correct_page)
 
 
 __all__ = ["bp", "QUEENS", "signed"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ...errors import RuleError
 from ...messages import CATALOG, N_, msg
 from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
-from ..validate import is_int, need_bool, need_seated
+from ..validate import need_bool, need_index, need_seated
 from . import actions as A
 from .deal import dealer_index, finish, is_bury, leftover_moves, play, start_state
 from .options import NewmarketSpec, pretty
@@ -101,7 +101,8 @@ class NewmarketKind:
         return list(head["seats"])
 
     def new_game(self, players: list[str], spec: NewmarketSpec) -> dict:
-        """The game object for a new game with these options (RuleError: path = the option's name)."""
+        """The game object for a new game with these options (RuleError: path = the option's name, field =
+        the new-game form's field)."""
         rules = {"variant": spec.variant, "ante": spec.ante, "free_ante": spec.free_ante,
                  "kitty_ante": spec.kitty_ante, "leftover": spec.leftover}
         if spec.dealer_ante is not None:
@@ -118,8 +119,8 @@ class NewmarketKind:
         try:
             rec = self.build(game, players)
         except RuleError as err:
-            field = err.path.split(".")[-1].split("[")[0] if err.path else ""
-            raise err.at(field or "seats") from None
+            option = (err.path.split(".")[-1].split("[")[0] if err.path else "") or "seats"
+            raise err.at(option).named("seats" if option.startswith("seat") else option) from None
         return self.to_doc(rec)
 
     def partnership(self, rec: GameRec) -> None:
@@ -310,12 +311,8 @@ class NewmarketKind:
         return Change(head={**rec.head, "ended": True}, state=finish(ctx, rec.state))
 
     def do_replace_deal(self, rec, ctx: Ctx, a: A.ReplaceDeal) -> Change:
-        i = a.index
         n = len(rec.items)
-        if not is_int(i) or i < 0:
-            raise RuleError("newmarket.which_deal", "index")
-        if i >= n:
-            raise RuleError("newmarket.no_such_deal", "index", index=i, count=n)
+        i = need_index(a.index, n, "newmarket.which_deal", "newmarket.no_such_deal")
         if not isinstance(a.deal, dict):
             raise RuleError("v.object", "deal")
         last = rec.items[-1]
