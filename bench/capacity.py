@@ -32,7 +32,6 @@ import re
 import resource
 import shlex
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -617,6 +616,21 @@ class City:
         self.cluster.stop()
 
 
+async def run_levels(args, port: int, server_pids: list[int], results: list[dict]) -> None:
+    """Each level in turn (tables made as they are needed), a row printed per level; stops at the first
+    that does not hold unless ``--keep-going``."""
+    tables: list[dict] = []
+    print("| " + " | ".join(c for c, _ in COLUMNS) + " |", flush=True)
+    print("|" + "---|" * len(COLUMNS), flush=True)
+    for count in args.levels:
+        await make_tables(port, count, tables)
+        r = await run_level(port, tables[:count], args.warmup, args.seconds, server_pids)
+        results.append(r)
+        print(row(r), flush=True)
+        if not r["holds"] and not args.keep_going:
+            break
+
+
 async def main_async(args) -> list[dict]:
     if args.postgres:
         return await _city(args)
@@ -625,16 +639,7 @@ async def main_async(args) -> list[dict]:
     server = start_server(os.path.join(tmp, "capacity.db"), port, shlex.split(args.server_args))
     results: list[dict] = []
     try:
-        tables: list[dict] = []
-        print("| " + " | ".join(c for c, _ in COLUMNS) + " |", flush=True)
-        print("|" + "---|" * len(COLUMNS), flush=True)
-        for count in args.levels:
-            await make_tables(port, count, tables)
-            r = await run_level(port, tables[:count], args.warmup, args.seconds, [server.pid])
-            results.append(r)
-            print(row(r), flush=True)
-            if not r["holds"] and not args.keep_going:
-                break
+        await run_levels(args, port, [server.pid], results)
     finally:
         server.terminate()
         try:
@@ -656,16 +661,7 @@ async def _city(args) -> list[dict]:
     city = City(args.postgres, shlex.split(args.server_args), args.levels[-1])
     results: list[dict] = []
     try:
-        tables: list[dict] = []
-        print("| " + " | ".join(c for c, _ in COLUMNS) + " |", flush=True)
-        print("|" + "---|" * len(COLUMNS), flush=True)
-        for count in args.levels:
-            await make_tables(city.port, count, tables)
-            r = await run_level(city.port, tables[:count], args.warmup, args.seconds, city.pids())
-            results.append(r)
-            print(row(r), flush=True)
-            if not r["holds"] and not args.keep_going:
-                break
+        await run_levels(args, city.port, city.pids(), results)
     finally:
         city.stop()
         for server in city.servers:

@@ -10,6 +10,19 @@ import time
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 
 
+def nginx_conf(tmp, servers: str, connections: int = 256) -> str:
+    """An nginx configuration in the foreground, everything it writes in ``tmp``; ``servers``: its
+    ``upstream`` and ``server`` blocks."""
+    temp = "".join(f"    {kind}_temp_path {tmp}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return (f"daemon off;\nmaster_process off;\npid {tmp}/nginx.pid;\nerror_log {tmp}/error.log warn;\n"
+            f"events {{ worker_connections {connections}; }}\nhttp {{\n    access_log off;\n{temp}{servers}\n}}\n")
+
+
+def nginx_folders(tmp) -> None:
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        os.makedirs(os.path.join(str(tmp), kind), exist_ok=True)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

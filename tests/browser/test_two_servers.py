@@ -14,28 +14,14 @@ import pytest
 
 from taps import at_rest, live_version, wait_recorded
 from test_every_tap import new_match, _touch
-from servers import NGINX, free_port, wait_for
+from servers import NGINX, free_port, nginx_conf, nginx_folders, wait_for
 
-NGINX_CONF = """
-daemon off;
-master_process off;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
+SERVERS = """
     upstream both {{ server 127.0.0.1:{a}; server 127.0.0.1:{b}; }}
     map $http_upgrade $c {{ default ""; }}
     server {{ listen 127.0.0.1:{pa}; location / {{ proxy_pass http://127.0.0.1:{a}; {headers} }} }}
     server {{ listen 127.0.0.1:{pb}; location / {{ proxy_pass http://127.0.0.1:{b}; {headers} }} }}
-    server {{ listen 127.0.0.1:{pboth}; location / {{ proxy_pass http://both; {headers} }} }}
-}}
-"""
+    server {{ listen 127.0.0.1:{pboth}; location / {{ proxy_pass http://both; {headers} }} }}"""
 HEADERS = ("proxy_http_version 1.1; proxy_set_header Connection $c; proxy_set_header Host $host;"
            " proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;"
            " proxy_set_header X-Forwarded-Proto $scheme;")
@@ -53,9 +39,9 @@ def city(pg_cluster, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("city")
     url = pg_cluster.new_schema()
     a, b, pa, pb, pboth = (free_port() for _ in range(5))
-    for d in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (tmp / d).mkdir()
-    (tmp / "nginx.conf").write_text(NGINX_CONF.format(tmp=tmp, a=a, b=b, pa=pa, pb=pb, pboth=pboth, headers=HEADERS))
+    nginx_folders(tmp)
+    (tmp / "nginx.conf").write_text(nginx_conf(tmp, SERVERS.format(a=a, b=b, pa=pa, pb=pb, pboth=pboth,
+                                                                    headers=HEADERS)))
     env = {**os.environ, "COMPANION_BASE_URL": "", "COMPANION_DB": url}
     servers = [subprocess.Popen([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
                                  "--workers", "1", "--behind-proxy"], stdout=subprocess.PIPE,

@@ -16,23 +16,11 @@ import sys
 
 import pytest
 
-from servers import NGINX, free_port, wait_for
+from servers import NGINX, free_port, nginx_conf, nginx_folders, wait_for
 
 OPENSSL = shutil.which("openssl")
 
-NGINX_CONF = """
-daemon off;
-master_process off;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 128; }}
-http {{
-    access_log off;
-    client_body_temp_path {tmp}/body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
+SERVER = """
     server {{
         listen 127.0.0.1:{port} ssl;
         ssl_certificate {tmp}/cert.pem;
@@ -43,9 +31,7 @@ http {{
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
         }}
-    }}
-}}
-"""
+    }}"""
 
 
 class Phone:
@@ -106,9 +92,8 @@ def club(tmp_path_factory):
     app_port, proxy_port = free_port(), free_port()
     subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                     "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
-    for d in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (tmp / d).mkdir()
-    (tmp / "nginx.conf").write_text(NGINX_CONF.format(tmp=tmp, port=proxy_port, app_port=app_port))
+    nginx_folders(tmp)
+    (tmp / "nginx.conf").write_text(nginx_conf(tmp, SERVER.format(tmp=tmp, port=proxy_port, app_port=app_port)))
     env = {**os.environ, "COMPANION_BASE_URL": ""}
     app = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--db", str(tmp / "club.db"),
                             "--host", "127.0.0.1", "--port", str(app_port), "--behind-proxy"],
