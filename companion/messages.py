@@ -74,6 +74,7 @@ class Renderer:
         self.separator = separator
         self.join = join or separator.join
         self.words: dict[str, str] = {}     # param-less messages already rendered
+        self.texts: dict[str, str] = {}     # templates (without a plural) already translated
 
     def value(self, v) -> str:
         t = v.__class__
@@ -112,34 +113,50 @@ class Renderer:
                     m = {**{a: b for a, b in m.items() if a != k}, **{a: b for a, b in v.items() if a != "code"},
                          "code": code}
                     break
-        entry = CATALOG.get(code)
-        if entry is None:  # a code from a newer version, read from an old database: say what we can
-            return code
-        if entry.__class__ is tuple:
-            singular, plural, key = entry
-            text = self.ngettext(singular, plural, m.get(key, 0))
-        else:
-            text = self.gettext(entry)
+        text = self.texts.get(code)     # the template in the reader's language, looked up once
+        if text is None:
+            entry = CATALOG.get(code)
+            if entry is None:  # a code from a newer version, read from an old database: say what we can
+                return code
+            if entry.__class__ is tuple:
+                singular, plural, key = entry
+                text = self.ngettext(singular, plural, m.get(key, 0))
+            else:
+                text = self.texts[code] = self.gettext(entry)
         if len(m) == 1:
             return text
+        # the parameters in words (value() inlined: a state renders thousands of these). Every template
+        # writes its parameters with %s, so a number written as Python writes it (the English renderer)
+        # goes in as it is.
         params = {}
         words = self.words
-        for k, v in m.items():      # (value() inlined: a state renders thousands of these)
+        number = None if self.number is str else self.number
+        for k, v in m.items():
             t = v.__class__
             if t is str:
                 params[k] = v
             elif t is int:
-                params[k] = self.number(v)
+                params[k] = v if number is None else number(v)
             elif t is dict:
-                if len(v) == 1 and v["code"] in words:
-                    params[k] = words[v["code"]]
+                if len(v) == 1:
+                    hit = words.get(v["code"])
+                    params[k] = hit if hit is not None else self(v)
                 else:
-                    params[k] = self(v)
+                    params[k] = self._render(v["code"], v)
+            elif t is list:     # a list of messages (the bonuses of a lance)
+                parts = []
+                for x in v:
+                    if x.__class__ is dict and len(x) > 1 and "code" in x:
+                        parts.append(self._render(x["code"], x))
+                    else:
+                        parts.append(self.value(x))
+                params[k] = self.join(parts)
             else:
                 params[k] = self.value(v)
         try:
             return text % params
         except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder
+            entry = CATALOG[code]
             return (entry if isinstance(entry, str) else entry[0]) % params
 
 

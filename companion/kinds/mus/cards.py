@@ -25,7 +25,7 @@ def canon_hand(text) -> str | None:
     """The canonical upper-case form of a 4-card hand, or None when it is not 4 card letters."""
     if not isinstance(text, str) or len(text) > 16:
         return None
-    if len(text) == 4 and text[0] in _RANK and text[1] in _RANK and text[2] in _RANK and text[3] in _RANK:
+    if len(text) == 4 and not text.strip(LETTERS):
         return text     # already canonical: the common case when a stored match is read again
     out = []
     for ch in text.strip().upper():
@@ -41,7 +41,10 @@ def canon_hand(text) -> str | None:
 def deck_problem(hands, kings: int = 8) -> dict | None:
     """What makes these hands impossible from one 40-card deck, or None. With 8 kings a 3 is a rey and a
     2 an as, so a table may write a 3 as R: 8 reyes (R and 3, at most four 3s) and 8 ases (A and 2)."""
-    counts = Counter("".join(hands))
+    joined = "".join(hands)
+    if max(map(joined.count, LETTERS)) <= 4:
+        return None     # (the common case, without counting every letter: no card more than 4 times)
+    counts = Counter(joined)
     if max(counts.values()) <= 4:
         return None
     for ch in LETTERS:

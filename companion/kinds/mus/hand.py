@@ -33,6 +33,9 @@ _LANCE_L = {n: {"code": f"mus.lance_l.{n}"} for n in ("grande", "chica", "pares"
 PASSED = {"code": "mus.out.passed"}
 VOID = {"code": "mus.out.void"}
 NO_BONUS = {"code": "mus.bonus.none"}
+_PARES_WORD = {k: {"code": f"mus.pares.{k}"} for k in C.PARES_KINDS}
+_JUEGO_31 = {"code": "mus.juego.31"}
+_JUEGO_OTHER = {"code": "mus.juego.other"}
 
 
 def lance(name: str) -> dict:
@@ -66,25 +69,25 @@ def bidding(steps: list[dict], path: str, min_bet: int, complete: bool) -> dict:
     last_bet = None
     done = None
     for k, s in enumerate(steps):
-        p = f"{path}[{k}]"
-        verb = next(v for v in ("bet", "raise", "ordago", "call", "fold") if v in s)
+        verb = "bet" if "bet" in s else "raise" if "raise" in s else "ordago" if "ordago" in s else \
+            "call" if "call" in s else next(v for v in ("fold",) if v in s)
         if done:
-            raise RuleError("mus.bid_after_end", p, verb=done)
+            raise RuleError("mus.bid_after_end", f"{path}[{k}]", verb=done)
         if k and s["team"] == steps[k - 1]["team"]:
-            raise RuleError("mus.bid_alternate", f"{p}.team", team=s["team"])
+            raise RuleError("mus.bid_alternate", f"{path}[{k}].team", team=s["team"])
         if k == 0:
-            if verb not in ("bet", "ordago"):
-                raise RuleError("mus.bid_first", p, verb=verb)
+            if verb != "bet" and verb != "ordago":
+                raise RuleError("mus.bid_first", f"{path}[{k}]", verb=verb)
             if verb == "bet" and s["bet"] < min_bet:
-                raise RuleError("mus.bet_min", f"{p}.bet", min=min_bet)
+                raise RuleError("mus.bet_min", f"{path}[{k}].bet", min=min_bet)
         else:
             if verb == "bet":
-                raise RuleError("mus.bid_second_bet", p)
-            if "ordago" in steps[k - 1] and verb in ("raise", "ordago"):
-                raise RuleError("mus.ordago_answer", p)
+                raise RuleError("mus.bid_second_bet", f"{path}[{k}]")
+            if "ordago" in steps[k - 1] and (verb == "raise" or verb == "ordago"):
+                raise RuleError("mus.ordago_answer", f"{path}[{k}]")
             if verb == "raise" and s["raise"] < total + 2:
-                raise RuleError("mus.raise_min", f"{p}.raise", total=s["raise"], after=total)
-        if verb in ("bet", "raise"):
+                raise RuleError("mus.raise_min", f"{path}[{k}].raise", total=s["raise"], after=total)
+        if verb == "bet" or verb == "raise":
             total = s[verb]
             last_bet = k
         elif verb == "ordago":
@@ -234,7 +237,7 @@ class Play:
         self.mano = seats.index(self.item["mano"]) if "mano" in self.item else \
             (0 if self.mano is None else (self.mano + 1) % 4)
         self.dealt += 1
-        self.order = [seats[(self.mano + k) % 4] for k in range(4)]
+        self.order = seats[self.mano:] + seats[:self.mano]     # speaking order, from the mano
         self.result.update({"hand": self.dealt, "mano": self.order[0]})
 
     # -- a dealt hand
@@ -564,19 +567,20 @@ class Play:
             raise RuleError("mus.held_needed", f"{self.path}.showdown.{L}_held", lance=lance_l(L))
         out = []
         ev = self.evals if self.cards is not None else None
+        team = self.ctx.team
         for n in self.order:
-            if self.ctx.team[n] != t:
+            if team[n] != t:
                 continue
             if L == "pares":
                 kind = ev[n].pares_kind if ev is not None else held.get(n)
                 if kind:
-                    out.append({"player": n, "what": {"code": f"mus.pares.{kind}"}, "points": C.PARES_BONUS[kind]})
+                    out.append({"player": n, "what": _PARES_WORD[kind], "points": C.PARES_BONUS[kind]})
             else:
                 v = ev[n].total if ev is not None else held.get(n)
                 if v == 31:
-                    out.append({"player": n, "what": {"code": "mus.juego.31"}, "points": self.R["juego_31"]})
+                    out.append({"player": n, "what": _JUEGO_31, "points": self.R["juego_31"]})
                 elif v == "other" or (isinstance(v, int) and v > 31):
-                    what = {"code": "mus.juego.other"} if v == "other" else {"code": "mus.juego.total", "n": v}
+                    what = _JUEGO_OTHER if v == "other" else {"code": "mus.juego.total", "n": v}
                     out.append({"player": n, "what": what, "points": self.R["juego_other"]})
         return out
 
