@@ -12,6 +12,7 @@ is chosen by the number in parameter ``key`` (ngettext).
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 Msg = dict  # {"code": str, **params}
@@ -75,6 +76,7 @@ class Renderer:
         self.join = join or separator.join
         self.words: dict[str, str] = {}     # param-less messages already rendered
         self.texts: dict[str, str] = {}     # templates (without a plural) already translated
+        self.plans: dict[str, tuple | bool] = {}    # template -> _plan(template)
 
     def value(self, v) -> str:
         t = v.__class__
@@ -125,6 +127,33 @@ class Renderer:
                 text = self.texts[code] = self.gettext(entry)
         if len(m) == 1:
             return text
+        plan = self.plans.get(text)
+        if plan is None:
+            plan = self.plans[text] = _plan(text)
+        if plan is not False:   # only the parameters the sentence writes, in its order
+            fmt, names = plan
+            args = []
+            words = self.words
+            number = None if self.number is str else self.number
+            for k in names:
+                v = m.get(k, _MISSING)
+                t = v.__class__
+                if t is str:
+                    args.append(v)
+                elif t is int:
+                    args.append(v if number is None else number(v))
+                elif t is dict:
+                    if len(v) == 1:
+                        hit = words.get(v["code"])
+                        args.append(hit if hit is not None else self(v))
+                    else:
+                        args.append(self._render(v["code"], v))
+                elif v is _MISSING:     # a translation that lost a placeholder: below, as it always did
+                    break
+                else:
+                    args.append(self._list(v) if t is list else self.value(v))
+            else:
+                return fmt % tuple(args)
         # the parameters in words (value() inlined: a state renders thousands of these). Every template
         # writes its parameters with %s, so a number written as Python writes it (the English renderer)
         # goes in as it is.
@@ -143,14 +172,8 @@ class Renderer:
                     params[k] = hit if hit is not None else self(v)
                 else:
                     params[k] = self._render(v["code"], v)
-            elif t is list:     # a list of messages (the bonuses of a lance)
-                parts = []
-                for x in v:
-                    if x.__class__ is dict and len(x) > 1 and "code" in x:
-                        parts.append(self._render(x["code"], x))
-                    else:
-                        parts.append(self.value(x))
-                params[k] = self.join(parts)
+            elif t is list:
+                params[k] = self._list(v)
             else:
                 params[k] = self.value(v)
         try:
@@ -158,6 +181,37 @@ class Renderer:
         except (KeyError, ValueError, TypeError):  # a translation that lost a placeholder
             entry = CATALOG[code]
             return (entry if isinstance(entry, str) else entry[0]) % params
+
+    def _list(self, v: list) -> str:
+        """A list of messages (the bonuses of a lance) as the reader's language joins one (``value``)."""
+        parts = []
+        for x in v:
+            if x.__class__ is dict and len(x) > 1 and "code" in x:
+                parts.append(self._render(x["code"], x))
+            else:
+                parts.append(self.value(x))
+        return self.join(parts)
+
+
+_MISSING = object()
+_PLACEHOLDER = re.compile(r"%\(([^()]*)\)s|%%")
+
+
+def _plan(text: str):
+    """A template as a positional one and the parameter names it writes, in order (``"%(a)s+%(b)s"`` ->
+    ``("%s+%s", ("a", "b"))``); False when it holds anything else than ``%(name)s`` and ``%%`` (then the
+    renderer formats it with the whole dict, as before)."""
+    if "%" in _PLACEHOLDER.sub("", text):
+        return False
+    names = []
+
+    def positional(mo):
+        if mo.group(1) is None:
+            return "%%"
+        names.append(mo.group(1))
+        return "%s"
+
+    return _PLACEHOLDER.sub(positional, text), tuple(names)
 
 
 ENGLISH = Renderer()

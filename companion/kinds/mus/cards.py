@@ -145,12 +145,16 @@ def lance_winner(lance: str, order: list[str], hands: dict[str, str], kings: int
 def winners(order: list[str], hands: dict[str, str], kings: int = 8) -> tuple[dict, dict]:
     """The player who wins each lance with these cards, all at once (grande, chica, pares, juego, punto;
     None where nobody holds pares / juego), and each player's evaluated hand: one pass over the four."""
-    evals = {n: evaluate(hands[n], kings) for n in order}
+    evals = {}
+    keys = []
+    for n in order:
+        e = evals[n] = evaluate(hands[n], kings)
+        keys.append((n, e.keys))
     out = {}
     for i, attr in enumerate(("grande", "chica", "pares", "juego", "punto")):
         winner, wkey = None, None
-        for n in order:
-            k = evals[n].keys[i]
+        for n, ks in keys:
+            k = ks[i]
             if k is not None and (winner is None or k > wkey):
                 winner, wkey = n, k
         out[attr] = winner

@@ -70,7 +70,7 @@ def bidding(steps: list[dict], path: str, min_bet: int, complete: bool) -> dict:
     done = None
     for k, s in enumerate(steps):
         verb = "bet" if "bet" in s else "raise" if "raise" in s else "ordago" if "ordago" in s else \
-            "call" if "call" in s else next(v for v in ("fold",) if v in s)
+            "call" if "call" in s else "fold" if "fold" in s else next(v for v in () if v in s)
         if done:
             raise RuleError("mus.bid_after_end", f"{path}[{k}]", verb=done)
         if k and s["team"] == steps[k - 1]["team"]:
@@ -110,6 +110,13 @@ def bidding(steps: list[dict], path: str, min_bet: int, complete: bool) -> dict:
     if "ordago" in refused:
         return {"kind": "ordago", "total": total, "to_answer": None, "bettor": refused["team"]}
     return {"kind": "called", "stake": total, "total": total, "refused": refused, "to_answer": None}
+
+
+def points_of(bonuses: list[dict]) -> int:
+    total = 0
+    for b in bonuses:
+        total += b["points"]
+    return total
 
 
 class Ctx:
@@ -334,10 +341,15 @@ class Play:
     def held(self, name: str, li: int):
         """Who holds pares / juego: {player: kind or total}, None (not declared yet) or INFERRED."""
         if self.cards is not None:
-            ev = self.evals
+            out = {}
             if name == "pares":
-                return {n: ev[n].pares_kind for n in self.order if ev[n].pares_kind}
-            return {n: ev[n].total for n in self.order}
+                for n, e in self.evals.items():     # (the evals are in speaking order)
+                    if e.pares_kind:
+                        out[n] = e.pares_kind
+            else:
+                for n, e in self.evals.items():
+                    out[n] = e.total
+            return out
         if self.is_open:
             declared = self.item.get("declared", {}).get(name)
             if declared is None and li < self.stage:
@@ -457,7 +469,7 @@ class Play:
     def count_uncontested(self, L, rec, w) -> bool:
         t = rec["team"]
         b = self.bonuses(L, rec, t)
-        pts = sum(x["points"] for x in b)
+        pts = points_of(b)
         return self.award(rec["name"], t, pts, {"code": "mus.why.uncontested", "lance": lance(L), "team": t,
                                                 "what": lance_l(L), "bonuses": self.bonus_list(b), "points": pts})
 
@@ -468,7 +480,7 @@ class Play:
             t = out["winner"]
             if name in ("pares", "juego"):
                 b = self.bonuses(L, rec, t)
-                pts = sum(x["points"] for x in b)
+                pts = points_of(b)
                 why = {"code": "mus.why.folded_bonus", "lance": lance(name), "team": t, "folder": other(t),
                        "bonuses": self.bonus_list(b), "points": pts}
             else:
@@ -485,7 +497,7 @@ class Play:
                 return self.award(name, w, pts, {"code": "mus.why.passed", "lance": lance(name), "better": better,
                                                  "points": pts})
             b = self.bonuses(L, rec, w)
-            pts = sum(x["points"] for x in b)
+            pts = points_of(b)
             return self.award(name, w, pts, {"code": "mus.why.passed_bonus", "lance": lance(name),
                                              "better": better, "bonuses": self.bonus_list(b), "points": pts})
         stake = out["stake"]
@@ -499,7 +511,7 @@ class Play:
                                              "better": better, "stake": stake, "bonus": self.R["punto_bonus"],
                                              "points": pts})
         b = self.bonuses(L, rec, w)
-        pts = stake + sum(x["points"] for x in b)
+        pts = stake + points_of(b)
         return self.award(name, w, pts, {"code": "mus.why.called_bonus", "lance": lance(name), "bet": word,
                                          "better": better, "stake": stake, "bonuses": self.bonus_list(b),
                                          "points": pts})
