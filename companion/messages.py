@@ -76,7 +76,6 @@ class Renderer:
         self.join = join or separator.join
         self.words: dict[str, str] = {}     # param-less messages already rendered
         self.texts: dict[str, str] = {}     # templates (without a plural) already translated
-        self.plans: dict[str, tuple | bool] = {}    # template -> _plan(template)
 
     def value(self, v) -> str:
         t = v.__class__
@@ -127,9 +126,9 @@ class Renderer:
                 text = self.texts[code] = self.gettext(entry)
         if len(m) == 1:
             return text
-        plan = self.plans.get(text)
+        plan = _PLANS.get(text)
         if plan is None:
-            plan = self.plans[text] = _plan(text)
+            plan = _PLANS[text] = _plan(text)
         if plan is not False:   # only the parameters the sentence writes, in its order
             fmt, names = plan
             args = []
@@ -194,6 +193,7 @@ class Renderer:
 
 
 _MISSING = object()
+_PLANS: dict[str, tuple | bool] = {}    # template (any language) -> _plan(template): a few thousand at most
 _PLACEHOLDER = re.compile(r"%\(([^()]*)\)s|%%")
 
 
