@@ -131,7 +131,7 @@ def renderer() -> Renderer:
             r = ENGLISH
         else:
             # the catalog's own lookups: the message's parameters are filled in by the Renderer
-            tr = get_translations()
+            tr = _request_translations()
             r = Renderer(gettext=tr.ugettext, ngettext=lambda s, p, n: tr.ungettext(s, p, n if isinstance(n, int) else 0),
                          number=number, join=listing)
         g.renderer = r
@@ -188,7 +188,7 @@ def w(term: str, shown: str | None = None, gloss: bool = True):
     """A table word in the reader's words, glossed the first time on this page (in English with what it
     means, in Japanese with the Spanish word; ``gloss=False`` in a button, where the first mention in the
     page carries it). ``shown`` is the form to show (a catalog message: "Quiero", "ÓRDAGO")."""
-    text = get_translations().ugettext(shown or term)
+    text = _request_translations().ugettext(shown or term)
     language = lang()
     spanish = term in SPANISH_WORDS
     if language == "ja":
@@ -203,7 +203,7 @@ def w(term: str, shown: str | None = None, gloss: bool = True):
     if not gloss or language == "es" or term in seen or term not in GLOSSES:
         return tag
     seen.add(term)
-    return tag + Markup(' <small class="gloss">({})</small>').format(get_translations().ugettext(GLOSSES[term]))
+    return tag + Markup(' <small class="gloss">({})</small>').format(_request_translations().ugettext(GLOSSES[term]))
 
 
 def mano_is(name: str, gloss: bool = True):
@@ -211,7 +211,7 @@ def mano_is(name: str, gloss: bool = True):
     in bold; glossed like w() the first time on a page (not in Spanish)."""
     if lang() == "en":      # the table's word, glossed, then the name
         return w("mano", gloss=gloss) + Markup(" <strong>{}</strong>").format(name)
-    text = get_translations().ugettext(N_("mano %(name)s"))
+    text = _request_translations().ugettext(N_("mano %(name)s"))
     before, _, after = text.partition("%(name)s")
     out = escape(before) + Markup("<strong>{}</strong>").format(name) + escape(after)
     language = lang()
@@ -219,7 +219,7 @@ def mano_is(name: str, gloss: bool = True):
     if not gloss or language == "es" or "mano" in seen:
         return out
     seen.add("mano")
-    note = "mano" if language == "ja" else get_translations().ugettext(GLOSSES["mano"])
+    note = "mano" if language == "ja" else _request_translations().ugettext(GLOSSES["mano"])
     return out + Markup(' <small class="gloss"{}>({})</small>').format(Markup(' lang="es"') if language == "ja" else "", note)
 
 
