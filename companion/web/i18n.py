@@ -197,30 +197,30 @@ def w(term: str, shown: str | None = None, gloss: bool = True):
         if not gloss or term in seen or text.lower() == term.lower() or term not in glossary.BY_KEY:
             return tag
         seen.add(term)
-        return tag + Markup(' <small class="gloss" lang="es">({})</small>').format(term)
-    tag = Markup('<span class="term" lang="es">{}</span>').format(text) if spanish and language != "es" else escape(text)
+        return tag + (Markup(' <small class="gloss" lang="es">(%s)</small>') % (term,))
+    tag = (Markup('<span class="term" lang="es">%s</span>') % (text,)) if spanish and language != "es" else escape(text)
     seen = g.setdefault("glossed", set())
     if not gloss or language == "es" or term in seen or term not in GLOSSES:
         return tag
     seen.add(term)
-    return tag + Markup(' <small class="gloss">({})</small>').format(_request_translations().ugettext(GLOSSES[term]))
+    return tag + (Markup(' <small class="gloss">(%s)</small>') % (_request_translations().ugettext(GLOSSES[term]),))
 
 
 def mano_is(name: str, gloss: bool = True):
     """Who is mano, as one sentence of the reader's language ("mano Ane", "es mano Ane", "マノはAne"), the name
     in bold; glossed like w() the first time on a page (not in Spanish)."""
     if lang() == "en":      # the table's word, glossed, then the name
-        return w("mano", gloss=gloss) + Markup(" <strong>{}</strong>").format(name)
+        return w("mano", gloss=gloss) + (Markup(" <strong>%s</strong>") % (name,))
     text = _request_translations().ugettext(N_("mano %(name)s"))
     before, _, after = text.partition("%(name)s")
-    out = escape(before) + Markup("<strong>{}</strong>").format(name) + escape(after)
+    out = escape(before) + (Markup("<strong>%s</strong>") % (name,)) + escape(after)
     language = lang()
     seen = g.setdefault("glossed", set())
     if not gloss or language == "es" or "mano" in seen:
         return out
     seen.add("mano")
     note = "mano" if language == "ja" else _request_translations().ugettext(GLOSSES["mano"])
-    return out + Markup(' <small class="gloss"{}>({})</small>').format(Markup(' lang="es"') if language == "ja" else "", note)
+    return out + (Markup(' <small class="gloss"%s>(%s)</small>') % (Markup(' lang="es"') if language == "ja" else "", note,))
 
 
 @bp.get("/lang/<code>")
