@@ -45,6 +45,7 @@ def define(prefix: str, entries: dict) -> None:
         CATALOG[code] = template
         if "+" in code:
             COMPOUND.add(code.split("+", 1)[0])
+            _COMPOUNDS.clear()      # a sentence defined after a render looked for it
 
 
 def msg(code: str, **params) -> Msg:
@@ -109,8 +110,8 @@ class Renderer:
             return self.overrides[code](m)
         if code in COMPOUND:
             for k, v in m.items():
-                if v.__class__ is dict and f"{code}+{v.get('code')}" in CATALOG:
-                    code = f"{code}+{v['code']}"
+                if v.__class__ is dict and _compound(code, v.get("code")) is not None:
+                    code = _compound(code, v["code"])
                     m = {**{a: b for a, b in m.items() if a != k}, **{a: b for a, b in v.items() if a != "code"},
                          "code": code}
                     break
@@ -193,6 +194,21 @@ class Renderer:
 
 
 _MISSING = object()
+_COMPOUNDS: dict[tuple, str | None] = {}
+
+
+def _compound(code: str, inner) -> str | None:
+    """The code of the one sentence "code+inner" when the catalog has it (looked up once per pair)."""
+    key = (code, inner)
+    try:
+        return _COMPOUNDS[key]
+    except KeyError:
+        pass
+    except TypeError:           # an unhashable inner code: never a catalog key
+        return None
+    whole = f"{code}+{inner}"
+    found = _COMPOUNDS[key] = whole if whole in CATALOG else None
+    return found
 _PLANS: dict[str, tuple | bool] = {}    # template (any language) -> _plan(template): a few thousand at most
 _PLACEHOLDER = re.compile(r"%\(([^()]*)\)s|%%")
 

@@ -21,21 +21,17 @@ JUEGO_VALUES = frozenset(JUEGO_ORDER)
 _JUEGO_RANK = {v: len(JUEGO_ORDER) - i for i, v in enumerate(JUEGO_ORDER)}
 
 
+_TYPED = str.maketrans({**CANON, " ": None, "-": None, ",": None})   # K Q J 1 as R C S A; separators dropped
+
+
 def canon_hand(text) -> str | None:
     """The canonical upper-case form of a 4-card hand, or None when it is not 4 card letters."""
     if not isinstance(text, str) or len(text) > 16:
         return None
     if len(text) == 4 and not text.strip(LETTERS):
         return text     # already canonical: the common case when a stored match is read again
-    out = []
-    for ch in text.strip().upper():
-        if ch in (" ", "-", ","):
-            continue
-        ch = CANON.get(ch, ch)
-        if ch not in _RANK:
-            return None
-        out.append(ch)
-    return "".join(out) if len(out) == 4 else None
+    out = text.strip().upper().translate(_TYPED)
+    return out if len(out) == 4 and not out.strip(LETTERS) else None
 
 
 def deck_problem(hands, kings: int = 8) -> dict | None:

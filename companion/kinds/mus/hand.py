@@ -245,7 +245,9 @@ class Play:
             (0 if self.mano is None else (self.mano + 1) % 4)
         self.dealt += 1
         self.order = seats[self.mano:] + seats[:self.mano]     # speaking order, from the mano
-        self.result.update({"hand": self.dealt, "mano": self.order[0]})
+        result = self.result
+        result["hand"] = self.dealt
+        result["mano"] = self.order[0]
 
     # -- a dealt hand
     def run(self) -> "Play":
@@ -259,7 +261,9 @@ class Play:
         self.check_playable()
         self.deal()
         h = self.item
-        self.result.update({"kind": "dealt", "cards": "cards" in h})
+        result = self.result
+        result["kind"] = "dealt"
+        result["cards"] = "cards" in h
         self.is_open = "open" in h
         self.stage = STAGES.index(h["open"]) if self.is_open else len(STAGES)
         self.cards = h.get("cards")
@@ -361,7 +365,6 @@ class Play:
         return INFERRED if self.item[name] else {}
 
     def bid(self, L: str, li: int, name: str, status: str, team, held) -> None:
-        path = f"{self.path}.{L}"
         steps = self.item[L]
         rec = {"status": status, "team": team, "name": name, "held": held, "outcome": None}
         self.info[L] = rec
@@ -370,7 +373,7 @@ class Play:
             self.progress["lances"][L] = {"status": status, "team": team, "name": name}
         if status != "bid":
             if steps:
-                raise RuleError(f"mus.not_bid_{status}", path, lance=lance(L), team=team or "")
+                raise RuleError(f"mus.not_bid_{status}", f"{self.path}.{L}", lance=lance(L), team=team or "")
             if not self.is_open and self.cards is None and L in self.sd:
                 if status == "void":
                     raise RuleError("mus.void_winner", f"{self.path}.showdown.{L}", lance=lance_l(L))
@@ -388,7 +391,8 @@ class Play:
                     self.progress["stage_done"] = True
                     self.progress["status"] = "done"
             return
-        out = bidding(steps, path, self.R["min_bet"], complete=not at_stage)
+        out = bidding(steps, f"{self.path}.{L}", self.R["min_bet"], complete=not at_stage) if steps else \
+            {"kind": "passed", "total": 0, "to_answer": None}     # (bidding's answer when nobody bet)
         rec["outcome"] = out
         if at_stage:
             self.progress.update(status="bidding", lance=name, bidding=out)

@@ -13,6 +13,7 @@ HEAD_KEYS = ("kind", "rules", "seats", "stones", "stake", "team_names", "scoring
 SCORING = ("bids", "tally")
 GAME_KEYS = HEAD_KEYS + ("hands",)
 HAND_KEYS = ("mano", "cards", "grande", "chica", "pares", "juego", "showdown", "open", "declared")
+_HAND_KEY_SET = frozenset(HAND_KEYS)
 SHOWDOWN_KEYS = ("grande", "chica", "pares", "juego", "pares_held", "juego_held")
 VERBS = ("bet", "raise", "ordago", "call", "fold")
 TALLY_LANCES = ("grande", "chica", "pares", "juego", "punto")
@@ -216,7 +217,7 @@ def norm_item(hand, path: str, seats: list[str], kings: int) -> dict:
     if "tally" in hand:
         return _norm_tally(hand, path, seats)
     for k in hand:
-        if k not in HAND_KEYS:
+        if k not in _HAND_KEY_SET:
             raise RuleError("mus.unknown_hand_key", f"{path}.{k}", key=str(k)[:40], known=", ".join(HAND_KEYS))
     out = {}
     if "mano" in hand:
