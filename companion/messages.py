@@ -13,6 +13,7 @@ is chosen by the number in parameter ``key`` (ngettext).
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Callable
 
 Msg = dict  # {"code": str, **params}
@@ -30,6 +31,7 @@ def NP_(singular: str, plural: str, key: str) -> tuple[str, str, str]:
 
 
 CATALOG: dict[str, str | tuple[str, str, str]] = {}
+_RENDERERS: "weakref.WeakSet[Renderer]" = weakref.WeakSet()   # their kept plans go when a compound is defined
 # One sentence per message: a code "X+Y" is the whole sentence of X whose parameter is the message Y
 # ("<kind>.why.fold+<kind>.bet.raise": "... folded to B's raise to 7"), so no language has to glue a translated
 # fragment into another. The renderer picks it when it exists; Y's own parameters join X's.
@@ -46,6 +48,8 @@ def define(prefix: str, entries: dict) -> None:
         if "+" in code:
             COMPOUND.add(code.split("+", 1)[0])
             _COMPOUNDS.clear()      # a sentence defined after a render looked for it
+            for r in list(_RENDERERS):
+                r.plain.clear()
 
 
 def msg(code: str, **params) -> Msg:
@@ -77,6 +81,9 @@ class Renderer:
         self.join = join or separator.join
         self.words: dict[str, str] = {}     # param-less messages already rendered
         self.texts: dict[str, str] = {}     # templates (without a plural) already translated
+        self.plain: dict[str, tuple] = {}   # code -> plan of a template without plural or compound
+        self.numbers = None if number is str else number    # None: written as Python writes them
+        _RENDERERS.add(self)
 
     def value(self, v) -> str:
         t = v.__class__
@@ -104,37 +111,48 @@ class Renderer:
         return self._render(code, m)
 
     def _render(self, code: str, m: dict) -> str:
-        if code == "sep.dot":   # parts of one line, whatever the language
-            return " · ".join(self.value(x) for x in m["items"])
-        if self.overrides and code in self.overrides:
-            return self.overrides[code](m)
-        if code in COMPOUND:
-            for k, v in m.items():
-                if v.__class__ is dict and _compound(code, v.get("code")) is not None:
-                    code = _compound(code, v["code"])
-                    m = {**{a: b for a, b in m.items() if a != k}, **{a: b for a, b in v.items() if a != "code"},
-                         "code": code}
-                    break
-        text = self.texts.get(code)     # the template in the reader's language, looked up once
-        if text is None:
-            entry = CATALOG.get(code)
-            if entry is None:  # a code from a newer version, read from an old database: say what we can
-                return code
-            if entry.__class__ is tuple:
-                singular, plural, key = entry
-                text = self.ngettext(singular, plural, m.get(key, 0))
-            else:
-                text = self.texts[code] = self.gettext(entry)
-        if len(m) == 1:
-            return text
-        plan = _PLANS.get(text)
+        plan = self.plain.get(code)
         if plan is None:
-            plan = _PLANS[text] = _plan(text)
+            if code == "sep.dot":   # parts of one line, whatever the language
+                return " · ".join(self.value(x) for x in m["items"])
+            if self.overrides and code in self.overrides:
+                return self.overrides[code](m)
+            plain = True            # one template, no plural, no compound: its plan kept by its code
+            if code in COMPOUND:
+                plain = False
+                for k, v in m.items():
+                    if v.__class__ is dict and _compound(code, v.get("code")) is not None:
+                        code = _compound(code, v["code"])
+                        m = {**{a: b for a, b in m.items() if a != k},
+                             **{a: b for a, b in v.items() if a != "code"}, "code": code}
+                        break
+            text = self.texts.get(code)     # the template in the reader's language, looked up once
+            if text is None:
+                entry = CATALOG.get(code)
+                if entry is None:  # a code from a newer version, read from an old database: say what we can
+                    return code
+                if entry.__class__ is tuple:
+                    plain = False
+                    singular, plural, key = entry
+                    text = self.ngettext(singular, plural, m.get(key, 0))
+                else:
+                    text = self.texts[code] = self.gettext(entry)
+            plan = _PLANS.get(text)
+            if plan is None:
+                plan = _PLANS[text] = _plan(text)
+            if plain and plan is not False:
+                self.plain[code] = plan
+            if len(m) == 1:
+                return text
+        elif len(m) == 1:
+            return self.texts[code]
+        else:
+            text = None             # (only needed below when a placeholder is missing)
         if plan is not False:   # only the parameters the sentence writes, in its order
             fmt, names = plan
             args = []
             words = self.words
-            number = None if self.number is str else self.number
+            number = self.numbers
             for k in names:
                 v = m.get(k, _MISSING)
                 t = v.__class__
@@ -157,9 +175,11 @@ class Renderer:
         # the parameters in words (value() inlined: a state renders thousands of these). Every template
         # writes its parameters with %s, so a number written as Python writes it (the English renderer)
         # goes in as it is.
+        if text is None:
+            text = self.texts[code]
         params = {}
         words = self.words
-        number = None if self.number is str else self.number
+        number = self.numbers
         for k, v in m.items():
             t = v.__class__
             if t is str:
