@@ -146,10 +146,11 @@ class Play:
         self.strict = strict
         self.score = dict(base["score"])
         self.game_no = base["game"]
-        self.games = list(base["games"])
-        self.games_won = dict(base["games_won"])
+        # the finished games change only when a game ends (end_game makes new ones): shared until then
+        self.games = base["games"]
+        self.games_won = base["games_won"]
         self.match_winner = base["match_winner"]
-        self.game_ends = list(base["game_ends"])
+        self.game_ends = base["game_ends"]
         self.mano = base["mano"]
         self.dealt = base["dealt"]
         self.ended = None           # set when the game ends inside this hand
@@ -185,9 +186,9 @@ class Play:
         return False
 
     def end_game(self, team: str, by: str) -> None:
-        self.games.append({"winner": team, "score": dict(self.score), "by": by})
-        self.game_ends.append(self.dealt)
-        self.games_won[team] += 1
+        self.games = [*self.games, {"winner": team, "score": dict(self.score), "by": by}]
+        self.game_ends = [*self.game_ends, self.dealt]
+        self.games_won = {**self.games_won, team: self.games_won[team] + 1}
         how = {"code": "mus.by_ordago"} if by == "ordago" else \
             {"code": "mus.by_points", "won": self.score[team], "lost": self.score[other(team)]}
         self.result["alerts"].append({"code": "mus.alert.game", "game": self.game_no, "team": team_ref(team),
