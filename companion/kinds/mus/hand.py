@@ -69,8 +69,9 @@ def bidding(steps: list[dict], path: str, min_bet: int, complete: bool) -> dict:
     last_bet = None
     done = None
     for k, s in enumerate(steps):
+        # the step's verb without a generator (a step without one stops here as it always did: next())
         verb = "bet" if "bet" in s else "raise" if "raise" in s else "ordago" if "ordago" in s else \
-            "call" if "call" in s else "fold" if "fold" in s else next(v for v in () if v in s)
+            "call" if "call" in s else "fold" if "fold" in s else next(iter(()))
         if done:
             raise RuleError("mus.bid_after_end", f"{path}[{k}]", verb=done)
         if k and s["team"] == steps[k - 1]["team"]:
