@@ -579,7 +579,7 @@ class Play:
         return None
 
     def bonuses(self, L: str, rec: dict, t: str) -> list[dict]:
-        """[{player, what, points}] of team t in pares / juego."""
+        """[{code: mus.bonus.one, player, what, points}] of team t in pares / juego."""
         held = rec["held"]
         if held == INFERRED:
             raise RuleError("mus.held_needed", f"{self.path}.showdown.{L}_held", lance=lance_l(L))
@@ -592,21 +592,22 @@ class Play:
             if L == "pares":
                 kind = ev[n].pares_kind if ev is not None else held.get(n)
                 if kind:
-                    out.append({"player": n, "what": _PARES_WORD[kind], "points": C.PARES_BONUS[kind]})
+                    out.append({"code": "mus.bonus.one", "player": n, "what": _PARES_WORD[kind],
+                                "points": C.PARES_BONUS[kind]})
             else:
                 v = ev[n].total if ev is not None else held.get(n)
                 if v == 31:
-                    out.append({"player": n, "what": _JUEGO_31, "points": self.R["juego_31"]})
+                    out.append({"code": "mus.bonus.one", "player": n, "what": _JUEGO_31, "points": self.R["juego_31"]})
                 elif v == "other" or (isinstance(v, int) and v > 31):
                     what = _JUEGO_OTHER if v == "other" else {"code": "mus.juego.total", "n": v}
-                    out.append({"player": n, "what": what, "points": self.R["juego_other"]})
+                    out.append({"code": "mus.bonus.one", "player": n, "what": what, "points": self.R["juego_other"]})
         return out
 
     @staticmethod
     def bonus_list(b: list[dict]) -> dict:
         if not b:
             return NO_BONUS
-        return {"code": "mus.bonus.list", "items": [{"code": "mus.bonus.one", **x} for x in b]}
+        return {"code": "mus.bonus.list", "items": b}     # (each bonus is already its message)
 
 
 Play.LANCE_METHODS = (Play.lance_grande, Play.lance_chica, Play.lance_pares, Play.lance_juego)
