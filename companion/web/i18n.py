@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from babel import numbers as bnum
 from babel.dates import format_date, format_datetime
 from flask import Blueprint, g, redirect, request
+from flask.globals import _cv_app
 from babel.lists import format_list
 from babel.support import NullTranslations
 from flask_babel import Babel, Domain, get_locale, get_translations
@@ -107,8 +108,20 @@ def listing(items) -> str:
     return format_list(items, locale=lang())
 
 
+_NUMBERS: dict[tuple[str, int], str] = {}     # (language, whole number) -> as the language writes it
+
+
 def number(n) -> str:
-    return bnum.format_decimal(n, locale=lang())
+    language = lang()
+    if n.__class__ is int:      # a page writes the same few scores again and again: Babel once each
+        key = (language, n)
+        hit = _NUMBERS.get(key)
+        if hit is None:
+            if len(_NUMBERS) > 8192:
+                _NUMBERS.clear()
+            hit = _NUMBERS[key] = bnum.format_decimal(n, locale=language)
+        return hit
+    return bnum.format_decimal(n, locale=language)
 
 
 def renderer() -> Renderer:
@@ -118,7 +131,7 @@ def renderer() -> Renderer:
             r = ENGLISH
         else:
             # the catalog's own lookups: the message's parameters are filled in by the Renderer
-            tr = get_translations()
+            tr = _request_translations()
             r = Renderer(gettext=tr.ugettext, ngettext=lambda s, p, n: tr.ungettext(s, p, n if isinstance(n, int) else 0),
                          number=number, join=listing)
         g.renderer = r
@@ -175,7 +188,7 @@ def w(term: str, shown: str | None = None, gloss: bool = True):
     """A table word in the reader's words, glossed the first time on this page (in English with what it
     means, in Japanese with the Spanish word; ``gloss=False`` in a button, where the first mention in the
     page carries it). ``shown`` is the form to show (a catalog message: "Quiero", "ÓRDAGO")."""
-    text = get_translations().ugettext(shown or term)
+    text = _request_translations().ugettext(shown or term)
     language = lang()
     spanish = term in SPANISH_WORDS
     if language == "ja":
@@ -184,30 +197,30 @@ def w(term: str, shown: str | None = None, gloss: bool = True):
         if not gloss or term in seen or text.lower() == term.lower() or term not in glossary.BY_KEY:
             return tag
         seen.add(term)
-        return tag + Markup(' <small class="gloss" lang="es">({})</small>').format(term)
-    tag = Markup('<span class="term" lang="es">{}</span>').format(text) if spanish and language != "es" else escape(text)
+        return tag + (Markup(' <small class="gloss" lang="es">(%s)</small>') % (term,))
+    tag = (Markup('<span class="term" lang="es">%s</span>') % (text,)) if spanish and language != "es" else escape(text)
     seen = g.setdefault("glossed", set())
     if not gloss or language == "es" or term in seen or term not in GLOSSES:
         return tag
     seen.add(term)
-    return tag + Markup(' <small class="gloss">({})</small>').format(get_translations().ugettext(GLOSSES[term]))
+    return tag + (Markup(' <small class="gloss">(%s)</small>') % (_request_translations().ugettext(GLOSSES[term]),))
 
 
 def mano_is(name: str, gloss: bool = True):
     """Who is mano, as one sentence of the reader's language ("mano Ane", "es mano Ane", "マノはAne"), the name
     in bold; glossed like w() the first time on a page (not in Spanish)."""
     if lang() == "en":      # the table's word, glossed, then the name
-        return w("mano", gloss=gloss) + Markup(" <strong>{}</strong>").format(name)
-    text = get_translations().ugettext(N_("mano %(name)s"))
+        return w("mano", gloss=gloss) + (Markup(" <strong>%s</strong>") % (name,))
+    text = _request_translations().ugettext(N_("mano %(name)s"))
     before, _, after = text.partition("%(name)s")
-    out = escape(before) + Markup("<strong>{}</strong>").format(name) + escape(after)
+    out = escape(before) + (Markup("<strong>%s</strong>") % (name,)) + escape(after)
     language = lang()
     seen = g.setdefault("glossed", set())
     if not gloss or language == "es" or "mano" in seen:
         return out
     seen.add("mano")
-    note = "mano" if language == "ja" else get_translations().ugettext(GLOSSES["mano"])
-    return out + Markup(' <small class="gloss"{}>({})</small>').format(Markup(' lang="es"') if language == "ja" else "", note)
+    note = "mano" if language == "ja" else _request_translations().ugettext(GLOSSES["mano"])
+    return out + (Markup(' <small class="gloss"%s>(%s)</small>') % (Markup(' lang="es"') if language == "ja" else "", note,))
 
 
 @bp.get("/lang/<code>")
@@ -238,6 +251,15 @@ def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(_translations()))
     Babel(app, locale_selector=select_language)
+    # the templates' _() and ngettext() through this request's catalog, found once per request (Flask-Babel
+    # looks the domain, the locale and its catalog up again for every string)
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _request_translations().ugettext(s),
+        ngettext=lambda s, p, n: _request_translations().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: _request_translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _request_translations().unpgettext(c, s, p, n),
+    )
     app.register_blueprint(bp)
     app.jinja_env.globals.update(t=t, w=w, mano_is=mano_is, lang=lang, languages=LANGUAGES, fmt_date=fmt_date, number=number,
                                  vocabulary=vocabulary, vocabularies=glossary.VOCABULARY_NAMES)
@@ -255,6 +277,25 @@ def init_app(app) -> None:
             resp.vary.add("Accept-Language")
             resp.vary.add("Cookie")
         return resp
+
+
+def _request_translations():
+    """``flask_babel.get_translations()``, kept on the request's ``g`` for as long as its domain and
+    locale stay the ones it was found for (the Japanese poker words switch the domain in a hook)."""
+    ctx = _cv_app.get(None)
+    if ctx is None:
+        return get_translations()
+    state = ctx.g.__dict__
+    babel = state.get("_flask_babel")
+    held = state.get("_companion_translations")
+    if held is not None and babel is not None and held[0] is getattr(babel, "babel_domain", None) \
+            and held[1] is getattr(babel, "babel_locale", None):
+        return held[2]
+    found = get_translations()
+    babel = state.get("_flask_babel")
+    state["_companion_translations"] = (getattr(babel, "babel_domain", None), getattr(babel, "babel_locale", None),
+                                        found)
+    return found
 
 
 def _translations():

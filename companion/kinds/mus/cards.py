@@ -21,27 +21,26 @@ JUEGO_VALUES = frozenset(JUEGO_ORDER)
 _JUEGO_RANK = {v: len(JUEGO_ORDER) - i for i, v in enumerate(JUEGO_ORDER)}
 
 
+_TYPED = str.maketrans({**CANON, " ": None, "-": None, ",": None})   # K Q J 1 as R C S A; separators dropped
+
+
 def canon_hand(text) -> str | None:
     """The canonical upper-case form of a 4-card hand, or None when it is not 4 card letters."""
     if not isinstance(text, str) or len(text) > 16:
         return None
-    if len(text) == 4 and text[0] in _RANK and text[1] in _RANK and text[2] in _RANK and text[3] in _RANK:
+    if len(text) == 4 and not text.strip(LETTERS):
         return text     # already canonical: the common case when a stored match is read again
-    out = []
-    for ch in text.strip().upper():
-        if ch in (" ", "-", ","):
-            continue
-        ch = CANON.get(ch, ch)
-        if ch not in _RANK:
-            return None
-        out.append(ch)
-    return "".join(out) if len(out) == 4 else None
+    out = text.strip().upper().translate(_TYPED)
+    return out if len(out) == 4 and not out.strip(LETTERS) else None
 
 
 def deck_problem(hands, kings: int = 8) -> dict | None:
     """What makes these hands impossible from one 40-card deck, or None. With 8 kings a 3 is a rey and a
     2 an as, so a table may write a 3 as R: 8 reyes (R and 3, at most four 3s) and 8 ases (A and 2)."""
-    counts = Counter("".join(hands))
+    joined = "".join(hands)
+    if max(map(joined.count, LETTERS)) <= 4:
+        return None     # (the common case, without counting every letter: no card more than 4 times)
+    counts = Counter(joined)
     if max(counts.values()) <= 4:
         return None
     for ch in LETTERS:
@@ -142,12 +141,16 @@ def lance_winner(lance: str, order: list[str], hands: dict[str, str], kings: int
 def winners(order: list[str], hands: dict[str, str], kings: int = 8) -> tuple[dict, dict]:
     """The player who wins each lance with these cards, all at once (grande, chica, pares, juego, punto;
     None where nobody holds pares / juego), and each player's evaluated hand: one pass over the four."""
-    evals = {n: evaluate(hands[n], kings) for n in order}
+    evals = {}
+    keys = []
+    for n in order:
+        e = evals[n] = evaluate(hands[n], kings)
+        keys.append((n, e.keys))
     out = {}
     for i, attr in enumerate(("grande", "chica", "pares", "juego", "punto")):
         winner, wkey = None, None
-        for n in order:
-            k = evals[n].keys[i]
+        for n, ks in keys:
+            k = ks[i]
             if k is not None and (winner is None or k > wkey):
                 winner, wkey = n, k
         out[attr] = winner

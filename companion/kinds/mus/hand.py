@@ -33,6 +33,9 @@ _LANCE_L = {n: {"code": f"mus.lance_l.{n}"} for n in ("grande", "chica", "pares"
 PASSED = {"code": "mus.out.passed"}
 VOID = {"code": "mus.out.void"}
 NO_BONUS = {"code": "mus.bonus.none"}
+_PARES_WORD = {k: {"code": f"mus.pares.{k}"} for k in C.PARES_KINDS}
+_JUEGO_31 = {"code": "mus.juego.31"}
+_JUEGO_OTHER = {"code": "mus.juego.other"}
 
 
 def lance(name: str) -> dict:
@@ -66,25 +69,26 @@ def bidding(steps: list[dict], path: str, min_bet: int, complete: bool) -> dict:
     last_bet = None
     done = None
     for k, s in enumerate(steps):
-        p = f"{path}[{k}]"
-        verb = next(v for v in ("bet", "raise", "ordago", "call", "fold") if v in s)
+        # the step's verb without a generator (a step without one stops here as it always did: next())
+        verb = "bet" if "bet" in s else "raise" if "raise" in s else "ordago" if "ordago" in s else \
+            "call" if "call" in s else "fold" if "fold" in s else next(iter(()))
         if done:
-            raise RuleError("mus.bid_after_end", p, verb=done)
+            raise RuleError("mus.bid_after_end", f"{path}[{k}]", verb=done)
         if k and s["team"] == steps[k - 1]["team"]:
-            raise RuleError("mus.bid_alternate", f"{p}.team", team=s["team"])
+            raise RuleError("mus.bid_alternate", f"{path}[{k}].team", team=s["team"])
         if k == 0:
-            if verb not in ("bet", "ordago"):
-                raise RuleError("mus.bid_first", p, verb=verb)
+            if verb != "bet" and verb != "ordago":
+                raise RuleError("mus.bid_first", f"{path}[{k}]", verb=verb)
             if verb == "bet" and s["bet"] < min_bet:
-                raise RuleError("mus.bet_min", f"{p}.bet", min=min_bet)
+                raise RuleError("mus.bet_min", f"{path}[{k}].bet", min=min_bet)
         else:
             if verb == "bet":
-                raise RuleError("mus.bid_second_bet", p)
-            if "ordago" in steps[k - 1] and verb in ("raise", "ordago"):
-                raise RuleError("mus.ordago_answer", p)
+                raise RuleError("mus.bid_second_bet", f"{path}[{k}]")
+            if "ordago" in steps[k - 1] and (verb == "raise" or verb == "ordago"):
+                raise RuleError("mus.ordago_answer", f"{path}[{k}]")
             if verb == "raise" and s["raise"] < total + 2:
-                raise RuleError("mus.raise_min", f"{p}.raise", total=s["raise"], after=total)
-        if verb in ("bet", "raise"):
+                raise RuleError("mus.raise_min", f"{path}[{k}].raise", total=s["raise"], after=total)
+        if verb == "bet" or verb == "raise":
             total = s[verb]
             last_bet = k
         elif verb == "ordago":
@@ -107,6 +111,13 @@ def bidding(steps: list[dict], path: str, min_bet: int, complete: bool) -> dict:
     if "ordago" in refused:
         return {"kind": "ordago", "total": total, "to_answer": None, "bettor": refused["team"]}
     return {"kind": "called", "stake": total, "total": total, "refused": refused, "to_answer": None}
+
+
+def points_of(bonuses: list[dict]) -> int:
+    total = 0
+    for b in bonuses:
+        total += b["points"]
+    return total
 
 
 class Ctx:
@@ -136,10 +147,11 @@ class Play:
         self.strict = strict
         self.score = dict(base["score"])
         self.game_no = base["game"]
-        self.games = list(base["games"])
-        self.games_won = dict(base["games_won"])
+        # the finished games change only when a game ends (end_game makes new ones): shared until then
+        self.games = base["games"]
+        self.games_won = base["games_won"]
         self.match_winner = base["match_winner"]
-        self.game_ends = list(base["game_ends"])
+        self.game_ends = base["game_ends"]
         self.mano = base["mano"]
         self.dealt = base["dealt"]
         self.ended = None           # set when the game ends inside this hand
@@ -175,9 +187,9 @@ class Play:
         return False
 
     def end_game(self, team: str, by: str) -> None:
-        self.games.append({"winner": team, "score": dict(self.score), "by": by})
-        self.game_ends.append(self.dealt)
-        self.games_won[team] += 1
+        self.games = [*self.games, {"winner": team, "score": dict(self.score), "by": by}]
+        self.game_ends = [*self.game_ends, self.dealt]
+        self.games_won = {**self.games_won, team: self.games_won[team] + 1}
         how = {"code": "mus.by_ordago"} if by == "ordago" else \
             {"code": "mus.by_points", "won": self.score[team], "lost": self.score[other(team)]}
         self.result["alerts"].append({"code": "mus.alert.game", "game": self.game_no, "team": team_ref(team),
@@ -234,8 +246,10 @@ class Play:
         self.mano = seats.index(self.item["mano"]) if "mano" in self.item else \
             (0 if self.mano is None else (self.mano + 1) % 4)
         self.dealt += 1
-        self.order = [seats[(self.mano + k) % 4] for k in range(4)]
-        self.result.update({"hand": self.dealt, "mano": self.order[0]})
+        self.order = seats[self.mano:] + seats[:self.mano]     # speaking order, from the mano
+        result = self.result
+        result["hand"] = self.dealt
+        result["mano"] = self.order[0]
 
     # -- a dealt hand
     def run(self) -> "Play":
@@ -249,7 +263,9 @@ class Play:
         self.check_playable()
         self.deal()
         h = self.item
-        self.result.update({"kind": "dealt", "cards": "cards" in h})
+        result = self.result
+        result["kind"] = "dealt"
+        result["cards"] = "cards" in h
         self.is_open = "open" in h
         self.stage = STAGES.index(h["open"]) if self.is_open else len(STAGES)
         self.cards = h.get("cards")
@@ -331,10 +347,15 @@ class Play:
     def held(self, name: str, li: int):
         """Who holds pares / juego: {player: kind or total}, None (not declared yet) or INFERRED."""
         if self.cards is not None:
-            ev = self.evals
+            out = {}
             if name == "pares":
-                return {n: ev[n].pares_kind for n in self.order if ev[n].pares_kind}
-            return {n: ev[n].total for n in self.order}
+                for n, e in self.evals.items():     # (the evals are in speaking order)
+                    if e.pares_kind:
+                        out[n] = e.pares_kind
+            else:
+                for n, e in self.evals.items():
+                    out[n] = e.total
+            return out
         if self.is_open:
             declared = self.item.get("declared", {}).get(name)
             if declared is None and li < self.stage:
@@ -346,7 +367,6 @@ class Play:
         return INFERRED if self.item[name] else {}
 
     def bid(self, L: str, li: int, name: str, status: str, team, held) -> None:
-        path = f"{self.path}.{L}"
         steps = self.item[L]
         rec = {"status": status, "team": team, "name": name, "held": held, "outcome": None}
         self.info[L] = rec
@@ -355,7 +375,7 @@ class Play:
             self.progress["lances"][L] = {"status": status, "team": team, "name": name}
         if status != "bid":
             if steps:
-                raise RuleError(f"mus.not_bid_{status}", path, lance=lance(L), team=team or "")
+                raise RuleError(f"mus.not_bid_{status}", f"{self.path}.{L}", lance=lance(L), team=team or "")
             if not self.is_open and self.cards is None and L in self.sd:
                 if status == "void":
                     raise RuleError("mus.void_winner", f"{self.path}.showdown.{L}", lance=lance_l(L))
@@ -373,7 +393,8 @@ class Play:
                     self.progress["stage_done"] = True
                     self.progress["status"] = "done"
             return
-        out = bidding(steps, path, self.R["min_bet"], complete=not at_stage)
+        out = bidding(steps, f"{self.path}.{L}", self.R["min_bet"], complete=not at_stage) if steps else \
+            {"kind": "passed", "total": 0, "to_answer": None}     # (bidding's answer when nobody bet)
         rec["outcome"] = out
         if at_stage:
             self.progress.update(status="bidding", lance=name, bidding=out)
@@ -454,7 +475,7 @@ class Play:
     def count_uncontested(self, L, rec, w) -> bool:
         t = rec["team"]
         b = self.bonuses(L, rec, t)
-        pts = sum(x["points"] for x in b)
+        pts = points_of(b)
         return self.award(rec["name"], t, pts, {"code": "mus.why.uncontested", "lance": lance(L), "team": t,
                                                 "what": lance_l(L), "bonuses": self.bonus_list(b), "points": pts})
 
@@ -465,7 +486,7 @@ class Play:
             t = out["winner"]
             if name in ("pares", "juego"):
                 b = self.bonuses(L, rec, t)
-                pts = sum(x["points"] for x in b)
+                pts = points_of(b)
                 why = {"code": "mus.why.folded_bonus", "lance": lance(name), "team": t, "folder": other(t),
                        "bonuses": self.bonus_list(b), "points": pts}
             else:
@@ -482,7 +503,7 @@ class Play:
                 return self.award(name, w, pts, {"code": "mus.why.passed", "lance": lance(name), "better": better,
                                                  "points": pts})
             b = self.bonuses(L, rec, w)
-            pts = sum(x["points"] for x in b)
+            pts = points_of(b)
             return self.award(name, w, pts, {"code": "mus.why.passed_bonus", "lance": lance(name),
                                              "better": better, "bonuses": self.bonus_list(b), "points": pts})
         stake = out["stake"]
@@ -496,7 +517,7 @@ class Play:
                                              "better": better, "stake": stake, "bonus": self.R["punto_bonus"],
                                              "points": pts})
         b = self.bonuses(L, rec, w)
-        pts = stake + sum(x["points"] for x in b)
+        pts = stake + points_of(b)
         return self.award(name, w, pts, {"code": "mus.why.called_bonus", "lance": lance(name), "bet": word,
                                          "better": better, "stake": stake, "bonuses": self.bonus_list(b),
                                          "points": pts})
@@ -558,33 +579,35 @@ class Play:
         return None
 
     def bonuses(self, L: str, rec: dict, t: str) -> list[dict]:
-        """[{player, what, points}] of team t in pares / juego."""
+        """[{code: mus.bonus.one, player, what, points}] of team t in pares / juego."""
         held = rec["held"]
         if held == INFERRED:
             raise RuleError("mus.held_needed", f"{self.path}.showdown.{L}_held", lance=lance_l(L))
         out = []
         ev = self.evals if self.cards is not None else None
+        team = self.ctx.team
         for n in self.order:
-            if self.ctx.team[n] != t:
+            if team[n] != t:
                 continue
             if L == "pares":
                 kind = ev[n].pares_kind if ev is not None else held.get(n)
                 if kind:
-                    out.append({"player": n, "what": {"code": f"mus.pares.{kind}"}, "points": C.PARES_BONUS[kind]})
+                    out.append({"code": "mus.bonus.one", "player": n, "what": _PARES_WORD[kind],
+                                "points": C.PARES_BONUS[kind]})
             else:
                 v = ev[n].total if ev is not None else held.get(n)
                 if v == 31:
-                    out.append({"player": n, "what": {"code": "mus.juego.31"}, "points": self.R["juego_31"]})
+                    out.append({"code": "mus.bonus.one", "player": n, "what": _JUEGO_31, "points": self.R["juego_31"]})
                 elif v == "other" or (isinstance(v, int) and v > 31):
-                    what = {"code": "mus.juego.other"} if v == "other" else {"code": "mus.juego.total", "n": v}
-                    out.append({"player": n, "what": what, "points": self.R["juego_other"]})
+                    what = _JUEGO_OTHER if v == "other" else {"code": "mus.juego.total", "n": v}
+                    out.append({"code": "mus.bonus.one", "player": n, "what": what, "points": self.R["juego_other"]})
         return out
 
     @staticmethod
     def bonus_list(b: list[dict]) -> dict:
         if not b:
             return NO_BONUS
-        return {"code": "mus.bonus.list", "items": [{"code": "mus.bonus.one", **x} for x in b]}
+        return {"code": "mus.bonus.list", "items": b}     # (each bonus is already its message)
 
 
 Play.LANCE_METHODS = (Play.lance_grande, Play.lance_chica, Play.lance_pares, Play.lance_juego)

@@ -604,7 +604,7 @@ class MusKind:
 
     # -- what the app shows of it
     def state(self, rec: GameRec) -> dict:
-        from ...messages import render
+        from ...messages import ENGLISH as render
 
         current, play = self.current(rec)
         seats = rec.head["seats"]
@@ -615,8 +615,9 @@ class MusKind:
         if play is not None:
             results.append(play.result)
         for r in results:
+            hand = r["hand"]
             for aw in r["awards"]:
-                log.append({"hand": r["hand"], "game": aw["game"], "lance": aw["lance"], "team": aw["team"],
+                log.append({"hand": hand, "game": aw["game"], "lance": aw["lance"], "team": aw["team"],
                             "points": aw["points"], "why": render(aw["why"])})
         over = current["match_winner"] is not None
         next_mano = None if over else seats[0 if current["mano"] is None else (current["mano"] + 1) % 4]

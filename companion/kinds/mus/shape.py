@@ -13,6 +13,7 @@ HEAD_KEYS = ("kind", "rules", "seats", "stones", "stake", "team_names", "scoring
 SCORING = ("bids", "tally")
 GAME_KEYS = HEAD_KEYS + ("hands",)
 HAND_KEYS = ("mano", "cards", "grande", "chica", "pares", "juego", "showdown", "open", "declared")
+_HAND_KEY_SET = frozenset(HAND_KEYS)
 SHOWDOWN_KEYS = ("grande", "chica", "pares", "juego", "pares_held", "juego_held")
 VERBS = ("bet", "raise", "ordago", "call", "fold")
 TALLY_LANCES = ("grande", "chica", "pares", "juego", "punto")
@@ -118,14 +119,26 @@ def _norm_team_names(names) -> dict:
     return out
 
 
+def _plain_step(step) -> dict | None:
+    """A copy of a well-formed step (the common case), or None when it needs ``norm_step``'s checks."""
+    if step.__class__ is dict and len(step) == 2:
+        team = step.get("team")
+        if team == "A" or team == "B":
+            for verb, v in step.items():
+                if verb == "team":
+                    continue
+                if v is True:
+                    if verb == "call" or verb == "fold" or verb == "ordago":
+                        return {"team": team, verb: True}
+                elif v.__class__ is int and (verb == "bet" or verb == "raise") and 1 <= v <= 999:
+                    return {"team": team, verb: v}
+    return None
+
+
 def norm_step(step, path: str) -> dict:
-    if step.__class__ is dict and len(step) == 2 and step.get("team") in TEAMS:
-        for verb in VERBS:     # the common, well-formed step
-            v = step.get(verb)
-            if v is True and verb not in ("bet", "raise"):
-                return {"team": step["team"], verb: True}
-            if v.__class__ is int and verb in ("bet", "raise") and 1 <= v <= 999:
-                return {"team": step["team"], verb: v}
+    plain = _plain_step(step)
+    if plain is not None:
+        return plain
     if not isinstance(step, dict):
         raise RuleError("mus.step_shape", path)
     team = step.get("team")
@@ -204,7 +217,7 @@ def norm_item(hand, path: str, seats: list[str], kings: int) -> dict:
     if "tally" in hand:
         return _norm_tally(hand, path, seats)
     for k in hand:
-        if k not in HAND_KEYS:
+        if k not in _HAND_KEY_SET:
             raise RuleError("mus.unknown_hand_key", f"{path}.{k}", key=str(k)[:40], known=", ".join(HAND_KEYS))
     out = {}
     if "mano" in hand:
@@ -219,7 +232,11 @@ def norm_item(hand, path: str, seats: list[str], kings: int) -> dict:
             steps = []
         if not isinstance(steps, list):
             raise RuleError("mus.lance_list", f"{path}.{lance}")
-        out[lance] = [norm_step(s, f"{path}.{lance}[{i}]") for i, s in enumerate(steps)]
+        norm = []
+        for i, s in enumerate(steps):
+            step = _plain_step(s)   # (the path is only written for a step that needs checking)
+            norm.append(step if step is not None else norm_step(s, f"{path}.{lance}[{i}]"))
+        out[lance] = norm
     if "showdown" in hand:
         out["showdown"] = _norm_showdown(hand["showdown"], f"{path}.showdown", seats)
     if "open" in hand:
