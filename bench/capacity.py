@@ -503,6 +503,7 @@ async def run_level(port: int, tables: list[dict], warmup: float, seconds: float
         "tap_p99_ms": round(pct(level.tap_times, 99) * 1000, 1),
         "post_p99_ms": round(pct(level.post_times, 99) * 1000, 1),
         "errors": level.errors,
+        "seen_p99_s": round(pct(other + same, 99), 2),
         "seen_other_worker_p99_s": round(pct(other, 99), 2), "seen_other_worker_n": len(other),
         "seen_same_worker_p99_s": round(pct(same, 99), 2), "seen_same_worker_n": len(same),
         "workers_seen": len(set(level.workers_of.values())),
@@ -522,7 +523,8 @@ async def run_level(port: int, tables: list[dict], warmup: float, seconds: float
 COLUMNS = [("tables", "tables"), ("phones", "phones"), ("polls offered", "polls_offered"),
            ("achieved", "polls_done"), ("poll p50 ms", "poll_p50_ms"), ("poll p99 ms", "poll_p99_ms"),
            ("taps", "taps_done"), ("tap p99 ms", "tap_p99_ms"), ("POST p99 ms", "post_p99_ms"),
-           ("errors", "errors"), ("seen, other worker p99 s", "seen_other_worker_p99_s"),
+           ("errors", "errors"), ("write seen p99 s", "seen_p99_s"),
+           ("seen, other worker p99 s", "seen_other_worker_p99_s"),
            ("server CPU", "server_cpu_cores"), ("generator CPU", "generator_cpu_cores"),
            ("others' CPU", "others_cpu_cores"), ("holds", "holds")]
 
