@@ -88,8 +88,22 @@ class Database:
     def __init__(self, raw: psycopg.Connection, url: str, pool: ConnectionPool | None = None):
         self.raw, self.path, self.pool = raw, url, pool
         self.conn = self         # sqlite-utils' ``db.conn``: the same object here
+        self.written: list[tuple[int, int | None]] = []   # this transaction's (session, new version)
+
+    def wrote(self, session_id: int, version: int | None) -> None:
+        """The store moved a session to ``version`` (None: replaced its scoring link). Once committed,
+        this process's live cache knows at once (postgres_live); other servers hear it by NOTIFY."""
+        self.written.append((session_id, version))
 
     def execute(self, sql: str, params=None):
+        if sql in ("COMMIT", "ROLLBACK"):
+            written, self.written = self.written, []
+            out = self.raw.execute(sql)
+            if sql == "COMMIT" and written:
+                from .postgres_live import committed
+
+                committed(self.path, written)
+            return out
         if sql == "BEGIN IMMEDIATE":
             self.raw.execute("BEGIN")
             return self.raw.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
@@ -163,13 +177,13 @@ def borrow(url: str) -> Database:
     return Database(conn, url, p)
 
 
-_VERSION_OF_LINK = b"SELECT version, view_token FROM sessions WHERE edit_token = $1 OR view_token = $1"
-_NAME = b"companion_version_of_link"
+_VERSION_OF_LINK = b"SELECT version, view_token, id FROM sessions WHERE edit_token = $1 OR view_token = $1"
+_NAME = b"companion_version_of_link2"
 _NOT_PREPARED = b"26000"     # invalid_sql_statement_name: not prepared on this connection (yet, or any more)
 
 
-def version_of_link(url: str, token: str) -> tuple[int, str] | None:
-    """(version, view token) of the session a link opens, or None: the live poll's one read, a statement
+def version_of_link(url: str, token: str) -> tuple[int, str, int] | None:
+    """(version, view token, session id) of the session a link opens, or None: the live poll's read, a statement
     prepared on each pooled connection and run through libpq directly (psycopg's cursor layer costs more
     than the read itself, and every phone asks every 2 s)."""
     try:
@@ -180,7 +194,7 @@ def version_of_link(url: str, token: str) -> tuple[int, str] | None:
         return _version_of_link(pool(url), token)
 
 
-def _version_of_link(p: ConnectionPool, token: str) -> tuple[int, str] | None:
+def _version_of_link(p: ConnectionPool, token: str) -> tuple[int, str, int] | None:
     conn = p.getconn()
     try:
         pg = conn.pgconn
@@ -195,7 +209,7 @@ def _version_of_link(p: ConnectionPool, token: str) -> tuple[int, str] | None:
         _ok(pg, res, pq.ExecStatus.TUPLES_OK)
         if res.ntuples == 0:
             return None
-        return int(res.get_value(0, 0)), res.get_value(0, 1).decode()
+        return int(res.get_value(0, 0)), res.get_value(0, 1).decode(), int(res.get_value(0, 2))
     finally:
         if conn.pgconn.status != pq.ConnStatus.OK:
             conn.close()     # lost mid-read: the pool drops it

@@ -97,9 +97,21 @@ P001 = [
         PRIMARY KEY (session_id, label))""",
 ]
 
+# every server is told of a session's new version or replaced scoring link at commit (postgres_live):
+# the channel is named after the schema, so two archives in one database never hear each other
+P002 = [
+    "CREATE OR REPLACE FUNCTION companion_notify_version() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+    " PERFORM pg_notify('companion_versions.' || TG_TABLE_SCHEMA, NEW.id || ' ' || NEW.version ||"
+    " CASE WHEN NEW.edit_token IS DISTINCT FROM OLD.edit_token THEN ' link' ELSE '' END);"
+    " RETURN NULL; END $$",
+    "CREATE TRIGGER companion_versions AFTER UPDATE OF version, edit_token ON sessions FOR EACH ROW"
+    " EXECUTE FUNCTION companion_notify_version()",
+]
+
 # (name, statements): applied in order, each once, recorded in ``migrations``
 MIGRATIONS: list[tuple[str, list[str]]] = [
     ("p001_schema", P001),
+    ("p002_notify_versions", P002),
 ]
 
 

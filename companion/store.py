@@ -227,6 +227,8 @@ def commit(db: Database, session_id: int, seen: int, rows: Rows, *, header: dict
         [seq, stamp, header["name"], dump(header), dump(rows.summary), header.get("started"), session_id, seen])
     if cur.rowcount != 1:
         return False
+    if hasattr(db, "wrote"):       # PostgreSQL: the live cache learns it at commit (postgres_live)
+        db.wrote(session_id, seq)
     db.execute("INSERT INTO events(session_id, seq, type, game, payload, undo, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
                [session_id, seq, rows.etype, rows.game, dump(rows.payload),
                 dump(rows.undo) if rows.undo is not None else None, stamp])
@@ -384,6 +386,8 @@ def replace_edit(db: Database, session_id: int) -> str:
     token = new_token()
     with immediate(db):
         db.execute("UPDATE sessions SET edit_token = ?, edit_gen = edit_gen + 1 WHERE id = ?", [token, session_id])
+        if hasattr(db, "wrote"):
+            db.wrote(session_id, None)
     return token
 
 

@@ -258,3 +258,86 @@ def test_the_poll_survives_psycopg_deallocating_every_statement(url):
     db.close()
     assert postgres.version_of_link(url, "nobody") is None
     assert postgres.pool(url).get_stats()["pool_size"] >= 1
+
+
+def _poll(client, link, since):
+    resp = client.get(f"{link}?since={since}", headers={"HX-Request": "true"})
+    return resp.status_code, resp.headers.get("HX-Reswap") == "none"
+
+
+def test_a_write_through_another_server_reaches_this_ones_cached_polls(url):
+    """Polls answer from a cache kept by LISTEN/NOTIFY: a version bumped by another server (here: another
+    connection, as another server's commit) is heard, and the next poll says it changed."""
+    import re
+    import time
+
+    from companion import create_app, postgres_live
+    from helpers import new_session
+
+    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
+    client = app.test_client()
+    links = new_session(client)
+    version = int(re.search(r'data-version="(\d+)"', client.get(links["view"]).get_data(as_text=True)).group(1))
+    cache = postgres_live.versions(url)
+    deadline = time.monotonic() + 30
+    while time.monotonic() - cache.alive_at > 1 and time.monotonic() < deadline:    # listening yet?
+        time.sleep(0.02)
+    assert _poll(client, links["view"], version) == (200, True)          # read once, then cached
+    session_id = cache.links[links["view"].rsplit("/", 1)[1]][0]
+    assert cache.versions[session_id] == version
+    other = connect(url)
+    other.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id])   # another server
+    while cache.versions[session_id] == version and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert cache.versions[session_id] == version + 1
+    assert _poll(client, links["view"], version + 1) == (200, True)
+    assert _poll(client, links["view"], version)[1] is False             # changed: the region is sent
+
+
+def test_a_lost_listener_forgets_the_cache_and_polls_read_the_database(url):
+    import re
+    import time
+
+    from companion import create_app, postgres_live
+    from helpers import new_session
+
+    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
+    client = app.test_client()
+    links = new_session(client)
+    version = int(re.search(r'data-version="(\d+)"', client.get(links["view"]).get_data(as_text=True)).group(1))
+    cache = postgres_live.versions(url)
+    deadline = time.monotonic() + 30
+    while time.monotonic() - cache.alive_at > 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    _poll(client, links["view"], version)
+    generation = cache.generation
+    killer = connect(url)
+    killer.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                   " OR query = 'SELECT 1'")
+    # the version moves while nobody listens: the cache must not answer "unchanged" from before
+    killer.execute("UPDATE sessions SET version = version + 1 WHERE view_token = ?", [links["view"].rsplit("/", 1)[1]])
+    while cache.generation == generation and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert cache.generation > generation
+    assert _poll(client, links["view"], version)[1] is False
+    assert _poll(client, links["view"], version + 1) == (200, True)
+
+
+def test_a_replaced_scoring_link_is_forgotten_by_the_cache(url):
+    import re
+
+    from companion import create_app, postgres_live, store
+    from helpers import new_session
+
+    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
+    client = app.test_client()
+    links = new_session(client)
+    version = int(re.search(r'data-version="(\d+)"', client.get(links["edit"]).get_data(as_text=True)).group(1))
+    cache = postgres_live.versions(url)
+    _poll(client, links["edit"], version)
+    token = links["edit"].rsplit("/", 1)[1]
+    db = postgres.connect(url)
+    session_id = db.execute("SELECT id FROM sessions WHERE edit_token = ?", [token]).fetchone()[0]
+    store.replace_edit(db, session_id)
+    assert token not in cache.links
+    assert client.get(f"{links['edit']}?since={version}", headers={"HX-Request": "true"}).status_code == 404

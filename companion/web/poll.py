@@ -80,8 +80,10 @@ class FastPoll:
 
     def lookup(self, token: str) -> tuple[int, bool] | None:
         """(version, whether the token is the Watch link) of a session's link, or None."""
-        if engine.is_url(self.database):
-            row = engine.postgres().version_of_link(self.database, token)
+        if engine.is_url(self.database):     # told of every write: most polls read nothing (postgres_live)
+            from ..postgres_live import versions
+
+            row = versions(self.database).lookup(token)
         else:
             row = self._conn().execute(
                 "SELECT version, view_token FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
