@@ -71,6 +71,11 @@ def translate(sql: str, with_params: bool) -> str:
     return out
 
 
+# called after a commit that moved sessions: (url, [(session id, version or None)]); postgres_live adds
+# its cache here (the engine knows nothing of what listens)
+COMMITTED: list = []
+
+
 def _params(values) -> list:
     """PostgreSQL's text cannot hold NUL, which SQLite's can. Nothing stored holds one (user text is
     refused with control characters, JSON escapes them), so only a lookup can carry one (a search, a
@@ -100,9 +105,8 @@ class Database:
             written, self.written = self.written, []
             out = self.raw.execute(sql)
             if sql == "COMMIT" and written:
-                from .postgres_live import committed
-
-                committed(self.path, written)
+                for hook in COMMITTED:
+                    hook(self.path, written)
             return out
         if sql == "BEGIN IMMEDIATE":
             self.raw.execute("BEGIN")
@@ -149,19 +153,24 @@ _pools: dict[tuple[int, str], ConnectionPool] = {}
 _pools_lock = threading.Lock()
 
 
-def pool(url: str) -> ConnectionPool:
-    """This process's pool for ``url`` (made on first use: a worker forked after the app was made opens
-    its own)."""
+def per_process(table: dict, lock: threading.Lock, url: str, make):
+    """``table``'s object for this process and ``url``, made on first use (a worker forked after the app
+    was made makes its own: a pool's connections or a listener's thread do not survive a fork)."""
     key = (os.getpid(), url)
-    found = _pools.get(key)
+    found = table.get(key)
     if found is None:
-        with _pools_lock:
-            found = _pools.get(key)
+        with lock:
+            found = table.get(key)
             if found is None:
-                found = _pools[key] = ConnectionPool(url, min_size=1, max_size=POOL_MAX, open=True,
-                                                     kwargs={"autocommit": True}, configure=_configure,
-                                                     name="companion")
+                found = table[key] = make(url)
     return found
+
+
+def pool(url: str) -> ConnectionPool:
+    """This process's pool for ``url``."""
+    return per_process(_pools, _pools_lock, url, lambda u: ConnectionPool(
+        u, min_size=1, max_size=POOL_MAX, open=True, kwargs={"autocommit": True}, configure=_configure,
+        name="companion"))
 
 
 def borrow(url: str) -> Database:

@@ -116,19 +116,12 @@ def committed(url: str, written: list[tuple[int, int | None]]) -> None:
             cache.tell(session_id, version)
 
 
+postgres.COMMITTED.append(committed)
+
 _all: dict[tuple[int, str], Versions] = {}
 _all_lock = threading.Lock()
 
 
 def versions(url: str) -> Versions:
     """This process's cache for ``url`` (a forked worker starts its own listener)."""
-    import os
-
-    key = (os.getpid(), url)
-    found = _all.get(key)
-    if found is None:
-        with _all_lock:
-            found = _all.get(key)
-            if found is None:
-                found = _all[key] = Versions(url)
-    return found
+    return postgres.per_process(_all, _all_lock, url, Versions)

@@ -260,14 +260,8 @@ def test_the_poll_survives_psycopg_deallocating_every_statement(url):
     assert postgres.pool(url).get_stats()["pool_size"] >= 1
 
 
-def _poll(client, link, since):
-    resp = client.get(f"{link}?since={since}", headers={"HX-Request": "true"})
-    return resp.status_code, resp.headers.get("HX-Reswap") == "none"
-
-
-def test_a_write_through_another_server_reaches_this_ones_cached_polls(url):
-    """Polls answer from a cache kept by LISTEN/NOTIFY: a version bumped by another server (here: another
-    connection, as another server's commit) is heard, and the next poll says it changed."""
+def _listening_night(url, link="view"):
+    """(client, links, version of the ``link`` page, the process's live cache listening already)."""
     import re
     import time
 
@@ -277,11 +271,26 @@ def test_a_write_through_another_server_reaches_this_ones_cached_polls(url):
     app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
     client = app.test_client()
     links = new_session(client)
-    version = int(re.search(r'data-version="(\d+)"', client.get(links["view"]).get_data(as_text=True)).group(1))
+    version = int(re.search(r'data-version="(\d+)"', client.get(links[link]).get_data(as_text=True)).group(1))
     cache = postgres_live.versions(url)
     deadline = time.monotonic() + 30
     while time.monotonic() - cache.alive_at > 1 and time.monotonic() < deadline:    # listening yet?
         time.sleep(0.02)
+    return client, links, version, cache
+
+
+def _poll(client, link, since):
+    resp = client.get(f"{link}?since={since}", headers={"HX-Request": "true"})
+    return resp.status_code, resp.headers.get("HX-Reswap") == "none"
+
+
+def test_a_write_through_another_server_reaches_this_ones_cached_polls(url):
+    """Polls answer from a cache kept by LISTEN/NOTIFY: a version bumped by another server (here: another
+    connection, as another server's commit) is heard, and the next poll says it changed."""
+    import time
+
+    client, links, version, cache = _listening_night(url)
+    deadline = time.monotonic() + 30
     assert _poll(client, links["view"], version) == (200, True)          # read once, then cached
     session_id = cache.links[links["view"].rsplit("/", 1)[1]][0]
     assert cache.versions[session_id] == version
@@ -295,20 +304,10 @@ def test_a_write_through_another_server_reaches_this_ones_cached_polls(url):
 
 
 def test_a_lost_listener_forgets_the_cache_and_polls_read_the_database(url):
-    import re
     import time
 
-    from companion import create_app, postgres_live
-    from helpers import new_session
-
-    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
-    client = app.test_client()
-    links = new_session(client)
-    version = int(re.search(r'data-version="(\d+)"', client.get(links["view"]).get_data(as_text=True)).group(1))
-    cache = postgres_live.versions(url)
+    client, links, version, cache = _listening_night(url)
     deadline = time.monotonic() + 30
-    while time.monotonic() - cache.alive_at > 1 and time.monotonic() < deadline:
-        time.sleep(0.02)
     _poll(client, links["view"], version)
     generation = cache.generation
     killer = connect(url)
@@ -324,16 +323,9 @@ def test_a_lost_listener_forgets_the_cache_and_polls_read_the_database(url):
 
 
 def test_a_replaced_scoring_link_is_forgotten_by_the_cache(url):
-    import re
+    from companion import store
 
-    from companion import create_app, postgres_live, store
-    from helpers import new_session
-
-    app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
-    client = app.test_client()
-    links = new_session(client)
-    version = int(re.search(r'data-version="(\d+)"', client.get(links["edit"]).get_data(as_text=True)).group(1))
-    cache = postgres_live.versions(url)
+    client, links, version, cache = _listening_night(url, "edit")
     _poll(client, links["edit"], version)
     token = links["edit"].rsplit("/", 1)[1]
     db = postgres.connect(url)
