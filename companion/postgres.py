@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 
 
 WRITE_LOCK = 0x436F6D70           # the advisory lock every writer takes ("Comp")
+_BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})".encode()
 MIGRATE_LOCK = WRITE_LOCK + 1     # servers starting at once migrate one after the other
 LOCK_TIMEOUT = "10s"              # as SQLite's busy timeout: a writer waits this long, then fails
 POOL_MAX = 32                     # connections per process: a gthread worker's threads plus its polls
@@ -94,6 +95,7 @@ class Database:
         self.raw, self.path, self.pool = raw, url, pool
         self.conn = self         # sqlite-utils' ``db.conn``: the same object here
         self.written: list[tuple[int, int | None]] = []   # this transaction's (session, new version)
+        self.used = False
 
     def wrote(self, session_id: int, version: int | None) -> None:
         """The store moved a session to ``version`` (None: replaced its scoring link). Once committed,
@@ -101,6 +103,21 @@ class Database:
         self.written.append((session_id, version))
 
     def execute(self, sql: str, params=None):
+        if not self.used and self.pool is not None:
+            # a request's first statement: a connection the server closed meanwhile (a restart, a
+            # failover, an idle timeout) is replaced and the statement sent again, instead of failing the
+            # request (cheaper than checking every borrowed connection with a round trip of its own)
+            self.used = True
+            try:
+                return self._execute(sql, params)
+            except psycopg.OperationalError:
+                if not self.raw.broken and not self.raw.closed:
+                    raise
+                self.pool.putconn(self.raw)          # closed: the pool drops it
+                self.raw = self.pool.getconn()
+        return self._execute(sql, params)
+
+    def _execute(self, sql: str, params=None):
         if sql in ("COMMIT", "ROLLBACK"):
             written, self.written = self.written, []
             out = self.raw.execute(sql)
@@ -108,9 +125,8 @@ class Database:
                 for hook in COMMITTED:
                     hook(self.path, written)
             return out
-        if sql == "BEGIN IMMEDIATE":
-            self.raw.execute("BEGIN")
-            return self.raw.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK])
+        if sql == "BEGIN IMMEDIATE":           # one round trip: the two statements in one simple query
+            return self.raw.execute(_BEGIN_WRITE)
         if sql == "BEGIN":
             return self.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         params = _params(params) if params is not None else None
@@ -174,16 +190,9 @@ def pool(url: str) -> ConnectionPool:
 
 
 def borrow(url: str) -> Database:
-    """A request's connection, alive when handed over: one the server closed meanwhile (a restart, a
-    failover, an idle timeout) is replaced, instead of failing the request."""
+    """A request's connection (one the server closed meanwhile is replaced at its first statement)."""
     p = pool(url)
-    conn = p.getconn()
-    try:
-        ConnectionPool.check_connection(conn)
-    except psycopg.OperationalError:
-        p.putconn(conn)          # closed: the pool drops it
-        conn = p.getconn()
-    return Database(conn, url, p)
+    return Database(p.getconn(), url, p)
 
 
 _VERSION_OF_LINK = b"SELECT version, view_token, id FROM sessions WHERE edit_token = $1 OR view_token = $1"
