@@ -2,12 +2,11 @@
 buttons of the step are in the thumb bar, inside the screen, whatever banner shows; a submit keeps the
 scroll position; a double tap records one step; the screen is kept awake."""
 import json
-import time
 
 import pytest
 
 from helpers import start_session
-from taps import at_rest as _at_rest, live_version as _version, wait_recorded as _settled
+from taps import at_rest as _at_rest, double_tap_held, live_version as _version, wait_recorded as _settled
 from widths import WIDE
 
 SIZES = [(360, 740), (320, 640)]
@@ -104,20 +103,8 @@ def test_a_double_tap_records_one_step(phone, live_server):
     _at_rest(page)
     box = page.locator("button[value=pass]").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    held = []
-    page.route("**/mus/0/**", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
     before = _version(page)
-    page.touchscreen.tap(x, y)
-    page.wait_for_timeout(80)
-    page.touchscreen.tap(x, y)
-    deadline = time.monotonic() + 10
-    while not held:
-        assert time.monotonic() < deadline, "the tap sent nothing"
-        page.wait_for_timeout(20)
-    page.wait_for_timeout(300)                      # room for a second request, were one sent
-    assert len(held) == 1
-    held[0].continue_()
-    page.unroute("**/mus/0/**")
+    double_tap_held(page, "**/mus/0/**", x, y)
     _settled(page, before)
     recorded = hands(page, edit)
     assert len(recorded) == 1 and recorded[0]["open"] == "chica", recorded   # Grande passed, once
@@ -127,8 +114,7 @@ def test_a_double_tap_records_one_step(phone, live_server):
 def test_the_screen_is_kept_awake_on_a_scoring_page(phone, live_server):
     page = phone.new_page()
     edit, game = new_match(page, live_server)
-    page.wait_for_timeout(200)
-    assert page.evaluate("document.documentElement.dataset.wake") in ("requested", "on", "refused")
+    page.wait_for_function("['requested', 'on', 'refused'].includes(document.documentElement.dataset.wake)")
     assert page.evaluate("'wakeLock' in navigator")
     toggle = page.locator("[data-wake-toggle]")
     assert toggle.is_visible()
