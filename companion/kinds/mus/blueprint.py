@@ -7,10 +7,7 @@ from dataclasses import replace
 from flask import Blueprint, request, url_for
 
 from ...messages import msg
-from ...web.common import open_session, render, require_edit, see_other, unchanged_poll
-from ...web.forms import read_int, read_money, template_helpers
-from ...web.games import at_of, new_game, record, show
-from ...web.i18n import fmt_money, t
+from ..face import web
 from ..base import GameRec
 from . import cards as C
 from . import fix, moves
@@ -19,6 +16,22 @@ from .options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
 from .shape import TALLY_LANCES
 from .moves import MAX_TALLY, read_tally
 from .view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
+
+_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
+open_session = _web.open_session
+render = _web.render
+require_edit = _web.require_edit
+see_other = _web.see_other
+unchanged_poll = _web.unchanged_poll
+read_int = _web.read_int
+read_money = _web.read_money
+template_helpers = _web.template_helpers
+at_of = _web.at_of
+new_game = _web.new_game
+record = _web.record
+show = _web.show
+fmt_money = _web.fmt_money
+t = _web.t
 
 # its templates and stylesheet are in this package (a kind is one folder)
 bp = Blueprint("mus", __name__, template_folder="templates", static_folder="static", static_url_path="/kinds/mus")
