@@ -31,7 +31,7 @@ from .sessions import is_admin
 
 bp = Blueprint("ratings", __name__)
 
-KINDS = ("mus", "newmarket", "desmoche")
+KINDS = tuple(kinds.KINDS)     # every kind the app knows is rated (Kind.contest says what it gives)
 BOARD_ROWS = 50
 PAIR_ROWS = 20         # the pairs table: the best 20
 PAIR_NUMBERS = 6       # a player's page: the numbers of the pairs with the most matches

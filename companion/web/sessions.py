@@ -240,14 +240,8 @@ def undo(token, gi):
 
 def undone_toast(rec) -> dict:
     """What undo is about to take back, as the game page's toast will say it: in the kind's own words when
-    its view says them (``undone(rec)``), else "Undone: the last step"."""
-    import importlib
-
-    try:
-        said = getattr(importlib.import_module(f"companion.kinds.{rec.kind}.view"), "undone", None)
-    except ImportError:
-        said = None
-    return (said(rec) if said else None) or {"code": "web.undone"}
+    it has them (``Kind.undone``), else "Undone: the last step"."""
+    return kinds.KINDS[rec.kind].undone(rec) or {"code": "web.undone"}
 
 
 @bp.route("/s/<token>/replace", methods=["GET", "POST"])

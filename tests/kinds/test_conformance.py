@@ -134,6 +134,29 @@ def test_the_contract(name, data):
     assert kind.state_keys <= set(state) and state["kind"] == name
     money = kind.settlement(rec)
     assert sum(money["net"].values()) + money["on_table"] == 0          # nothing created or lost
+    _check_rated_and_charted(kind, rec)
+
+
+def _check_rated_and_charted(kind, rec):
+    """What the ratings and the history pages take from a kind, typed as base.Kind says."""
+    said = kind.contest(rec)
+    if said is not None:
+        seats = set(kind.seats(rec.head))
+        assert len(said["teams"]) == len(said["ranks"]) >= 2
+        assert all(isinstance(p, str) and p in seats for team in said["teams"] for p in team)
+        assert all(isinstance(r, int) and r >= 1 for r in said["ranks"]) and min(said["ranks"]) == 1
+    undone = kind.undone(rec)
+    assert undone is None or isinstance(undone, dict) and "code" in undone
+    for part in kind.history(rec):
+        chart = part.get("chart")
+        if chart is None:
+            continue
+        assert all(isinstance(x, str) or isinstance(x, dict) and "code" in x for x in chart["x_labels"]), \
+            f"{kind.name}: a chart's x_labels are text or messages (base.Kind.history)"
+        for line in chart["series"]:
+            assert isinstance(line["name"], str)
+            assert all(v is None or isinstance(v, (int, float)) and not isinstance(v, bool) for v in line["values"])
+            assert len(line["values"]) == len(chart["x_labels"])
 
 
 def _garbage(field_type) -> object:

@@ -135,6 +135,16 @@ class DuelKind:
     def partnership(self, rec: GameRec) -> None:
         return None
 
+    def contest(self, rec: GameRec) -> dict | None:
+        if not rec.state["over"]:
+            return None
+        a, b = rec.head["seats"]
+        score = rec.state["score"]
+        return {"teams": [[a], [b]], "ranks": [1 + (score[b] > score[a]), 1 + (score[a] > score[b])]}
+
+    def undone(self, rec: GameRec) -> None:
+        return None
+
     def history(self, rec: GameRec) -> list[dict]:
         rounds = [{"label": msg("duel.point"), "meta": [], "moves": [{"who": it.body["to"], "amount": 1,
                                                                     "why": msg("duel.point")}]}
