@@ -4,6 +4,7 @@ its exact inverse; the record built tap by tap equals the record built again fro
 balances; every action type can be refused, with a path; refusing changes nothing; and a tap costs the
 same at hand 600 as at hand 2 (it reads as many items)."""
 import dataclasses
+import importlib
 import importlib.util
 import json
 import sys
@@ -25,15 +26,17 @@ LONG = 600
 
 
 def _test_kinds() -> dict:
-    """Kinds that live in the tests only, each one folder here (``<folder>/kind.py``: its KIND, its new
-    game and its random taps): the contract holds for a kind the app was never told about."""
+    """Kinds that live in the tests only, each one folder here (a package: its KIND in ``kind.py``, its new
+    game and random taps in ``strategies.py``): the contract holds for a kind the app was never told about."""
     found = {}
     for path in sorted(Path(__file__).parent.glob("*/kind.py")):
-        spec = importlib.util.spec_from_file_location(f"test_kind_{path.parent.name}", path)
+        folder = path.parent
+        spec = importlib.util.spec_from_file_location(f"test_kind_{folder.name}", folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module         # dataclasses look their module up
         spec.loader.exec_module(module)
-        found[module.KIND.name] = module
+        found[module.KIND.name] = importlib.import_module(f"{spec.name}.strategies")
     return found
 
 
