@@ -8,7 +8,7 @@ import secrets
 
 from sqlite_utils import Database
 
-from .. import kinds, store
+from .. import kinds, numbers, store
 
 
 def new_token() -> str:
@@ -42,7 +42,7 @@ def tables(db: Database, session_id: int) -> dict[str, str]:
 
 
 def label_order(label: str):
-    return (0, int(label), "") if label.isdigit() else (1, 0, label)
+    return (0, int(label), "") if numbers.is_ascii_int(label) and len(label) < 19 else (1, 0, label)
 
 
 def ensure(db: Database, session_id: int, labels: list[str]) -> dict[str, str]:

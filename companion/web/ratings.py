@@ -185,12 +185,7 @@ def _csv(rows: list[list], filename: str) -> Response:
     return resp
 
 
-def _cell(value):
-    """Numbers as numbers; text protected against spreadsheet formulas (=, +, -, @ at the start)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+from ..csvexport import cell as _cell  # noqa: E402  (the one CSV cell escaper)
 
 
 @bp.get("/ratings.csv")

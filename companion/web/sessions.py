@@ -8,10 +8,10 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, flash, request, session, url_for
 
-from .. import kinds, security, service, store
+from .. import kinds, numbers, security, service, store
 from ..archive import read_session
 from ..db import get_db
-from ..errors import RuleError
+from ..errors import KeyReused, RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
 from .common import (SessionView, links, open_session, perform, refusal, render, request_key, require_edit,
@@ -107,8 +107,8 @@ def _read_new_session_form(form, rows: int) -> tuple[dict, dict]:
 
 def _rows(form) -> int:
     try:
-        rows = int(form.get("rows") or FIRST_ROWS)
-    except ValueError:
+        rows = numbers.parse_int(form.get("rows") or str(FIRST_ROWS), 0)
+    except numbers.NumberRefused:
         rows = FIRST_ROWS
     return max(FIRST_ROWS, min(MAX_PLAYERS, rows))
 
@@ -226,12 +226,12 @@ def undo(token, gi):
     view = require_edit(token)
     rec = view.game(gi)
     game_url = url_for(f"{rec.kind}.game", token=token, gi=gi)
-    target = request.form.get("target", type=int)
+    target = request.form.get("target", type=numbers.int_or_none)
     said = undone_toast(rec)
     try:
         written = perform(view, "undo", {"game": gi, "target": target}, game_url)
     except RuleError as err:
-        return _session_page(view, status=409, errors={"undo": t(err.msg)})
+        return _session_page(view, status=422 if isinstance(err, KeyReused) else 409, errors={"undo": t(err.msg)})
     still_there = service.game(get_db(), view.id, gi) is not None
     if still_there and not written.replayed:
         flash(said, "undone")                 # the game page's toast says what was taken back
