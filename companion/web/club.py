@@ -181,7 +181,7 @@ def _unit_choices(club: dict, plan: dict) -> list[dict]:
 
 def _table_links(view: SessionView) -> list[dict]:
     root = links(view)["watch"].rsplit("/s/", 1)[0]
-    return [{"label": label, "url": f"{root}/s/{token}"} for label, token in
+    return [{"label": label, "url": f"{root}/s/{token}", "segment": club_links.segment(label)} for label, token in
             club_links.tables(get_db(), view.id).items()]
 
 
@@ -505,7 +505,7 @@ def add_table(token):
 def replace_table(token, label):
     """A new scoring link for one table: the phones holding the old one are locked out."""
     view = _organizer(token)
-    if club_links.replace(get_db(), view.id, label) is None:
+    if club_links.replace(get_db(), view.id, club_links.label_of(label)) is None:
         abort(404)
     return see_other(_here(token) + "#tables")
 

@@ -2,6 +2,7 @@
 label), checked before anything else of the request, scoped to that table's games."""
 from __future__ import annotations
 
+import base64
 import json
 import re
 import secrets
@@ -9,6 +10,7 @@ import secrets
 from sqlite_utils import Database
 
 from .. import kinds, numbers, store
+from ..text import safe_segment
 
 
 def new_token() -> str:
@@ -39,6 +41,26 @@ def tables(db: Database, session_id: int) -> dict[str, str]:
     """{label: token} of the session's tables, in label order (numbers first, by value)."""
     rows = db.execute("SELECT label, token FROM club_tables WHERE session_id = ?", [session_id]).fetchall()
     return dict(sorted(rows, key=lambda r: label_order(r[0])))
+
+
+def segment(label: str) -> str:
+    """How a URL names a table: its label when the label is one path segment as it is (every label the
+    checks accept now, ``text.safe_segment``), else ``~`` and the label's UTF-8 in base64url (a label
+    stored before the checks: ``A/B``, ``..``, ``²``; new labels never start with ``~``)."""
+    if safe_segment(label):
+        return label
+    return "~" + base64.urlsafe_b64encode(label.encode("utf-8", "surrogatepass")).decode().rstrip("=")
+
+
+def label_of(segment_: str) -> str:
+    """The label a URL's segment names (``segment`` undone; a segment that decodes to nothing is itself)."""
+    if segment_.startswith("~"):
+        try:
+            raw = segment_[1:]
+            return base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode("utf-8", "surrogatepass")
+        except ValueError:
+            return segment_
+    return segment_
 
 
 def label_order(label: str):

@@ -9,6 +9,7 @@ from datetime import datetime
 from flask import Blueprint, Response, abort, current_app, flash, request, session, url_for
 
 from .. import kinds, numbers, security, service, store
+from .. import text as text_policy
 from ..archive import read_session
 from ..db import get_db
 from ..errors import KeyReused, RuleError
@@ -126,6 +127,11 @@ def create():
             header = normalize_header(doc)
         except RuleError as err:
             errors[err.path if err.path in ("name", "currency") else "players"] = t(err.msg)
+    if not errors and not form.get("confirm_names"):    # two names that look the same: ask once
+        pair = text_policy.look_alikes(header["players"])
+        if pair is not None:
+            errors["players"] = t(text_policy.look_alike_message(*pair))
+            return _home(status=422, errors=errors, form=form, rows=rows, confirm_names=True)
     if errors:
         return _home(status=422, errors=errors, form=form, rows=rows)
     written = service.create(get_db(), Session(header), browser=security.browser_id(), key=request_key(),
@@ -214,6 +220,12 @@ def rename(token):
 @bp.post("/s/<token>/players")
 def add_player(token):
     view = require_edit(token)
+    typed, hidden = text_policy.check(request.form.get("name", ""))
+    if not request.form.get("confirm_names") and hidden is None and typed and same_player(typed, view.players) is None:
+        other = text_policy.look_alike(typed, view.players)      # looks like a player already listed: ask once
+        if other is not None:
+            return _session_page(view, status=422, errors={"player": t(text_policy.look_alike_message(other, typed))},
+                                 confirm_player=typed)
     try:
         perform(view, "add_player", {"name": request.form.get("name", "")}, url_for("sessions.show", token=token))
     except RuleError as err:
