@@ -46,7 +46,7 @@ def place_name(value, renderer: Renderer = ENGLISH) -> str:
         return renderer({"code": PILES[pile]})
     if pile.startswith("side:"):
         return renderer({"code": "place.side", "name": pile[5:]})
-    if len(pile) >= 2 and pile[-1] in SUITS and (pile[:-1] in ("A", "K", "Q", "J") or pile[:-1].isdigit()):
+    if len(pile) >= 2 and pile[-1] in SUITS and (pile[:-1] in ("A", "K", "Q", "J") or pile[:-1].isascii() and pile[:-1].isdigit()):
         return renderer({"code": "place.pile", "card": f"{pile[:-1]}{SUITS[pile[-1]]}"})
     return pile
 

@@ -100,12 +100,14 @@ def drain_body(environ) -> int:
     Returns the bytes dropped. Bounded in bytes and time: a body past those gets the reset after all."""
     import time
 
+    from .numbers import parse_int
+
     stream = environ.get("wsgi.input")
     if stream is None or environ.get("companion.drained"):
         return 0
     environ["companion.drained"] = True
     try:
-        length = int(environ.get("CONTENT_LENGTH") or "")     # a WSGI server's header: ASCII digits
+        length = parse_int(environ.get("CONTENT_LENGTH") or "", 0)     # the one number reader
     except ValueError:
         length = None
     left = DRAIN_BYTES if length is None else min(length, DRAIN_BYTES)

@@ -215,7 +215,7 @@ def held_from(form, seats: list[str], errors: dict, keys=("pares", "juego")) -> 
             v = only_one(form, f"{key}{i}", errors)
             if v in (None, "", "none"):
                 continue
-            held[name] = int(v) if key == "juego" and v.isdigit() else v
+            held[name] = int(v) if key == "juego" and numbers.is_ascii_int(v) and len(v) < 4 else v
         fields[key] = held
     return fields
 
