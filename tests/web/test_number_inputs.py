@@ -147,15 +147,17 @@ def test_a_label_stored_before_the_rule_is_served_and_its_link_replaced(client, 
     assert new != old and client.get(old).status_code == 404 and client.get(new).status_code == 303
 
 
-def test_an_import_refuses_a_bad_label_with_its_json_path(client):
+@pytest.mark.parametrize("label", ["A/B", "²", ".."])
+def test_an_import_refuses_a_bad_label_with_its_json_path(client, label):
     links = new_session(client)
     doc = client.get(links["edit"] + "/session.json").get_json()
     doc["games"] = [{"kind": "mus", "rules": {"preset": "pagat"}, "seats": ["Ane", "Bea", "Carlos", "Dani"],
-                     "table": "A/B"}]
+                     "table": label}]
     data = {"csrf": csrf(client), "k": "", "file": (io.BytesIO(json.dumps(doc).encode()), "night.json")}
     resp = client.post("/import", data=data, content_type="multipart/form-data")
     assert resp.status_code == 422
     assert "games[0].table" in resp.get_data(as_text=True)
+    assert client.get("/").get_data(as_text=True).count('class="row-link"') == 1      # nothing imported
 
 
 # -- CSV ------------------------------------------------------------------------------------------
