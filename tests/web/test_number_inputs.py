@@ -162,12 +162,17 @@ def test_an_import_refuses_a_bad_label_with_its_json_path(client, label):
 
 # -- CSV ------------------------------------------------------------------------------------------
 
-def test_the_standings_csv_escapes_formulas(client):
+@pytest.mark.parametrize("fmt", ["rotating", "pairs_round_robin"])
+def test_the_standings_csv_escapes_formulas(client, fmt):
     players = ["+1+2", "@SUM(9)", "=cmd", "-x", *PLAYERS[4:]]
-    s = setup_night(client, fmt="pairs_rotating" if False else "rotating", players=players)
+    pairs = "+1+2 & @SUM(9)\n=cmd & -x\nEneko & Fermín\nGorka & Hodei" if fmt != "rotating" else ""
+    s = setup_night(client, fmt=fmt, players=players, pairs=pairs)
+    start_round(client, s["edit"])
     body = client.get(s["edit"] + "/club/standings.csv").get_data(as_text=True)
     cells = [c for row in csv.reader(io.StringIO(body)) for c in row]
-    assert not any(c[:1] in "=+-@" for c in cells if c and not re.fullmatch(r"-?[0-9]+", c)), cells
+    texts = [c for c in cells if c and not re.fullmatch(r"-?[0-9]+", c)]
+    assert not any(c[:1] in "=+-@" for c in texts), cells
+    assert ("'+1+2 & @SUM(9)" if pairs else "'+1+2") in cells
 
 
 def test_a_pair_named_as_a_formula_is_escaped_in_the_standings():
