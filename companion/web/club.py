@@ -552,10 +552,10 @@ def standings_csv(token):
     info = night(view)
     pairs = info["club"]["format"] in PAIR_FORMATS
     rows = [["rank", "pair" if pairs else "player", "played", "won", "drawn", "lost",
-                "byes" if pairs else "sat_out", "match_points", "games_diff", "points_diff"]]
+             "byes" if pairs else "sat_out", "match_points", "games_diff", "points_diff"]]
     for r in info["standings"]:
         rows.append([r["label"], " & ".join(r["pair"]) if pairs else r["player"], r["played"], r["won"], r["drawn"],
-                    r["lost"], r["byes" if pairs else "sat_out"], r["match_points"], r["games_diff"], r["points_diff"]])
+                     r["lost"], r["byes" if pairs else "sat_out"], r["match_points"], r["games_diff"], r["points_diff"]])
     resp = Response(csvexport.write(rows), mimetype="text/csv")   # the one cell escaper
     resp.headers["Content-Disposition"] = f'attachment; filename="standings-{view.id}.csv"'
     return resp
