@@ -29,9 +29,11 @@ def _upload(port, path, size, cookie="", csrf="", language="es"):
     return resp.status, resp.read().decode()
 
 
-@pytest.mark.parametrize("language, words", [("es", "demasiado grande"), ("en", "too large")])
-def test_an_upload_over_the_limit_is_answered_413_in_the_readers_language(serve, language, words):
-    port, _ = serve("--workers", "1")
+@pytest.mark.parametrize("server, language, words", [("gunicorn", "es", "demasiado grande"),
+                                                      ("gunicorn", "en", "too large"),
+                                                      ("waitress", "ja", "大きすぎ")])
+def test_an_upload_over_the_limit_is_answered_413_in_the_readers_language(serve, server, language, words):
+    port, _ = serve("--server", server, *(["--workers", "1"] if server == "gunicorn" else []))
     p = Phone(port)
     _, home = p.request("GET", "/")
     csrf = re.search(r'name="csrf" value="([^"]+)"', home).group(1)
