@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from flask import Blueprint, request, url_for
 
+from ... import numbers
 from ...messages import msg
 from ..face import web
 from ..base import GameRec
@@ -65,10 +66,10 @@ def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: d
     model = page(rec, view.recent(gi, RECENT), picks=picks, base_url=here, mode=args.get("mode"),
                  tally=_tally_arg(args), tally_lance=args.get("tl"), rest=bool(args.get("rest")))
     notice = []
-    fixed = args.get("fixed", type=int) if args else None
+    fixed = args.get("fixed", type=numbers.int_or_none) if args else None
     if fixed:
         # the game ends before the fix (hand numbers: a few digits each; anything else is not ours)
-        was = [int(x) for x in args.get("was", "")[:400].split(".") if x.isdigit() and len(x) <= 6]
+        was = [int(x) for x in args.get("was", "")[:400].split(".") if numbers.is_ascii_int(x) and len(x) <= 6]
         notice = moved(was, rec.state["game_ends"], fixed)
     shown = None
     if args.get("done") == "scoring":
@@ -86,9 +87,10 @@ def _tally_arg(args) -> list:
     until the hand is counted)."""
     awards = read_tally(args.get("tally"))
     team, points = args.get("team"), args.get("points", "")
-    if team in TEAMS and points.strip().isdigit() and 1 <= int(points) <= 999:
+    value = read_int({"points": points}, "points", {}, minimum=1, maximum=999)   # the one number reader
+    if team in TEAMS and value is not None:
         why = " ".join((args.get("why") or "").split())[:120]
-        awards.append([team, int(points), args.get("tl") if args.get("tl") in TALLY_LANCES else None]
+        awards.append([team, value, args.get("tl") if args.get("tl") in TALLY_LANCES else None]
                       + ([why] if why else []))
     return awards[:MAX_TALLY]
 
