@@ -130,7 +130,7 @@ def problems(pot_path: str = POT) -> list[str]:
         for m in template:
             if not m.id:
                 continue
-            got = cat.get(m.id)
+            got = cat.get(m.id, context=m.context)
             ids = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
             if got is None or got.fuzzy or not got.string or not all(got.string if isinstance(got.string, (tuple, list)) else [got.string]):
                 out.append(f"{lang}: untranslated: {ids[0][:80]!r}")
