@@ -1,6 +1,7 @@
 """The table's language, graded (issue 29): one word per thing in each language, no word the review refused,
 counters after numbers of chips and cards, Japanese punctuation, and a poker word map that never gives one
 word two meanings in a Mus message."""
+import os
 import re
 
 import pytest
@@ -10,17 +11,23 @@ from companion.messages import CATALOG
 import companion.kinds  # noqa: F401  (registers every kind's messages)
 import companion.web  # noqa: F401  (registers the web's messages: ratings, club)
 
-from test_glossary import ES, JA, literal_free
+from test_glossary import ES, JA, ROOT
 
 JAPANESE = re.compile(r"[ぁ-んァ-ヶ一-龯]")
 
 
 def mus_messages():
-    """The English templates of the Mus kind's codes (the Mus pages' own sentences)."""
+    """The English templates of the Mus kind's codes and of its page templates (the Mus pages' own sentences)."""
     out = set()
     for code, entry in CATALOG.items():
         if code.startswith("mus."):
             out.add(entry[0] if isinstance(entry, tuple) else entry)
+    folder = os.path.join(ROOT, "companion", "kinds", "mus", "templates", "mus")
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name), encoding="utf-8") as fh:
+            text = fh.read()
+        out |= {m.replace('\\"', '"') for m in re.findall(r'(?:\b_|ngettext)\(\s*"((?:[^"\\]|\\.)*)"', text)}
+        out |= set(re.findall(r"(?:\b_|ngettext)\(\s*'([^']*)'", text))
     return out
 
 
