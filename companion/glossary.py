@@ -162,8 +162,21 @@ PAGAT_GLOSS = {m.group(1): m.group(2) for t in TERMS if t.game == "mus"
                for m in [re.match(r"pagat: ([^(;]+)\((.+?)\)", t.seed)] if m}
 
 
+# the card letters: Pagat's Spanish R C S (rey, caballo, sota), the blog's K Q J; a hand written in the text
+# ("RR43") reads in the blog's letters too (the app reads both: companion.kinds.mus.cards.CANON)
+KQJ = str.maketrans({"R": "K", "C": "Q", "S": "J"})
+_HAND = re.compile(r"(?<![A-Za-z0-9])[RCS765432A]{4}(?![A-Za-z0-9])")
+
+
+def poker_cards(text: str) -> str:
+    """Card letters in the blog's way: "R C S" -> "K Q J（R C S）", "RR43" -> "KK43", "レイ（R）" -> "レイ（K）"."""
+    text = text.replace("R C S", "K Q J（R C S）").replace("レイ（R）", "レイ（K）")
+    return _HAND.sub(lambda m: m.group(0).translate(KQJ) if set(m.group(0)) & set("RCS") else m.group(0), text)
+
+
 def poker(text: str) -> str:
     """A Japanese text in the rule text's words, in the poker words."""
+    text = poker_cards(text)
     for ja, pk in POKER:
         if ja in text:
             gloss = PAGAT_GLOSS.get(ja)
