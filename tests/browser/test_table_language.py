@@ -9,8 +9,10 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "club"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "club"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clubdata import example_doc  # noqa: E402
+from widths import WIDE  # noqa: E402
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 CASES = [("es", "spanish"), ("ja", "spanish"), ("ja", "poker")]
@@ -67,6 +69,8 @@ def check(page, width, shots, name):
     assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name}: wider than the screen"
     broken = page.evaluate(BROKEN_WORDS, SHORT_TEXTS)
     assert broken == [], f"{name}: broken inside a word: {broken}"
+    wide = page.evaluate(WIDE)
+    assert wide == [], f"{name}: {wide}"
 
 
 def phone(browser, live_server, lang, vocab, width):
