@@ -66,7 +66,8 @@ TERMS: tuple[Term, ...] = (
     T("dentro", "mus", "dentro (5 or fewer to win)", "dentro", "ディエントロ", "ディエントロ", "pagat: ディエントロ"),
     T("señas", "mus", "señas (signs between partners)", "señas", "シグナル", "シグナル", "pagat: シグナル"),
     T("amarracos", "mus", "amarracos (five-point stones)", "amarracos", "5点の小石", "5点の小石", "pagat: 小石, 5点"),
-    T("rey", "mus", "rey (R, and every 3 with 8 kings)", "rey", "レイ", "レイ", "pagat: レイ(R) (blog: K)"),
+    T("rey", "mus", "rey (R, and every 3 with 8 kings)", "rey", "レイ", "レイ", "pagat: レイ(R) (blog: K)",
+      "ja: レイ in the Mus messages (「レイ8枚」), never キング; the poker words' card keys read K (R)"),
     T("as", "mus", "as (A, and every 2 with 8 kings)", "as", "A", "A", "pagat, blog: A"),
     # Newmarket
     T("newmarket", "newmarket", "Newmarket", "Newmarket", "ニューマーケット", "ニューマーケット", "newmarket"),
@@ -125,7 +126,7 @@ CONCEPTS: tuple[Term, ...] = (
       "強い手 / 強かった", "pagat: 強いハンド", not_es=("la mejor mano", "ganaba a")),
     C("bote", "words", "pool, pot (Newmarket, Desmoche)", "bote (bote común: the kitty)", "プール / ポット",
       "プール / ポット", "newmarket: プール; desmoche: ポット", not_es=("pozo",)),
-    C("recuento", "words", "showdown, the count", "recuento (de cartas)", "ショーダウン / 得点計算",
+    C("cuenta", "words", "showdown, the count", "la cuenta", "ショーダウン / 得点計算",
       "ショーダウン / 得点計算", "pagat: ショーダウンを行い得点をつけます", not_ja=("カウント",)),
     C("tanteo", "words", "tally (the table counts)", "tanteo", "点数入力", "点数入力", "ours"),
     C("declarar", "words", "declare (pares, juego)", "declarar", "宣言", "宣言", "ours", not_ja=("申告",)),

@@ -124,3 +124,8 @@ def test_japanese_punctuation_and_numerals():
 def test_the_vocabulary_menu_names_the_mus_words_not_a_language():
     for name in glossary.VOCABULARY_NAMES.values():
         assert JA[name][0].startswith("ムスの用語")
+
+
+def test_a_mus_king_is_a_rey_in_japanese():
+    """Pagat's レイ for the Mus king (「レイ8枚」), never キング (Newmarket's, a French deck's)."""
+    assert [s for mid in mus_messages() for s in JA.get(mid, []) if "キング" in s] == []

@@ -99,6 +99,11 @@ def retranslate(lang: str, changes: dict, path: str | None = None) -> list:
         if new is None:
             continue
         body = lines[after_id:end]
+        plural = any(x.startswith("msgid_plural") for x in body)
+        if plural and not isinstance(new, (list, tuple)):
+            new = [new] * (1 if lang == "ja" else 2)
+        elif not plural and isinstance(new, (list, tuple)):
+            new = new[0]
         if isinstance(new, (list, tuple)):
             keep = [x for x in body if x.startswith("msgid_plural") or (x.startswith('"') and not any(
                 y.startswith("msgstr") for y in body[:body.index(x)]))]
