@@ -136,6 +136,7 @@ def test_the_club_and_mus_screens_fit_and_keep_words_whole(browser, live_server,
     if vocab == "poker":
         assert keys[:3] == ["K(R)", "Q(C)", "J(S)"], keys
         assert "K Q J" in page.locator("main").inner_text()
+        assert page.locator("input[data-cards]").first.get_attribute("placeholder") == "KK43"
     else:
         assert keys[:3] == ["R", "C", "S"], keys
     check(page, width, shots, f"{tag}-mus-cards")
