@@ -106,6 +106,9 @@ def test_the_club_and_mus_screens_fit_and_keep_words_whole(browser, live_server,
     ranks = page.locator(".standings td.rank").all_inner_texts()
     assert ranks[0] == {"es": "1.º", "ja": "1位"}[lang]
     assert all("=" not in r for r in ranks)
+    page.goto(edit)             # the session page's club card: the compact standings
+    check(page, width, shots, f"{tag}-session")
+    page.goto(edit + "/club")
     figures = page.locator(".standings").inner_text()
     assert "-" not in figures.replace("G-E-P", "").replace("勝-分-負", "").split("\n", 1)[1].replace("-", "", 0) \
         or "−" in figures      # the differences' minus is U+2212, as the scores'
