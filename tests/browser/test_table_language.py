@@ -55,6 +55,7 @@ BROKEN_WORDS = """(selector) => {
   return out;
 }"""
 SHORT_TEXTS = "main th, main h1, main h2, main .btn, main button, main summary, main .label, main .sb-name, " \
+              "main label.toggle > span, " \
               "main td.who, main td.fig, main td.rank, main .standings-legend > span"
 
 
