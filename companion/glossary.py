@@ -169,10 +169,14 @@ KQJ = str.maketrans({"R": "K", "C": "Q", "S": "J"})
 _HAND = re.compile(r"(?<![A-Za-z0-9])[RCS765432A]{4}(?![A-Za-z0-9])")
 
 
+def poker_hands(text: str) -> str:
+    """Hands written in Pagat's letters ("RR43", a message's parameter) in the blog's ("KK43")."""
+    return _HAND.sub(lambda m: m.group(0).translate(KQJ) if set(m.group(0)) & set("RCS") else m.group(0), text)
+
+
 def poker_cards(text: str) -> str:
     """Card letters in the blog's way: "R C S" -> "K Q J（R C S）", "RR43" -> "KK43", "レイ（R）" -> "レイ（K）"."""
-    text = text.replace("R C S", "K Q J（R C S）").replace("レイ（R）", "レイ（K）")
-    return _HAND.sub(lambda m: m.group(0).translate(KQJ) if set(m.group(0)) & set("RCS") else m.group(0), text)
+    return poker_hands(text.replace("R C S", "K Q J（R C S）").replace("レイ（R）", "レイ（K）"))
 
 
 def poker(text: str) -> str:

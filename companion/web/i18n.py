@@ -134,13 +134,18 @@ def renderer() -> Renderer:
             tr = _request_translations()
             r = Renderer(gettext=tr.ugettext, ngettext=lambda s, p, n: tr.ungettext(s, p, n if isinstance(n, int) else 0),
                          number=number, join=listing)
+            g.poker_hands = lang() == "ja" and vocabulary() == "poker"
         g.renderer = r
     return r
 
 
 def t(m, r: Renderer | None = None) -> str:
-    """A message in the reader's words (a plain string is returned as it is)."""
-    return (r or renderer())(m)
+    """A message in the reader's words (a plain string is returned as it is). In the poker words a hand
+    given as a parameter reads in the blog's letters too ("RR43" -> "KK43"), as the catalog's text does."""
+    text = (r or renderer())(m)
+    if m.__class__ is dict and text and g.get("poker_hands"):
+        return glossary.poker_hands(text)
+    return text
 
 
 MINUS = "\u2212"     # one minus sign on a page: the scores' (forms.signed), the money's, the ratings'

@@ -87,3 +87,15 @@ def test_the_checker_sees_a_clash():
     assert whole_words("1本目 · ゲーム 31", POKER_WORDS) == ["ゲーム"]
     assert whole_words("フォローする", POKER_WORDS) == []
     assert sorted(whole_words("ワンペア < ツーペア", POKER_WORDS)) == ["ツーペア", "ワンペア"]
+
+
+def test_a_hand_given_as_a_parameter_reads_in_the_blogs_letters(app):
+    from companion.messages import msg
+    from companion.web.i18n import t
+
+    hand = msg("mus.better_cards", team="A", lance="grande", player="Ane", cards="RR43")
+    with app.test_request_context("/", headers={**JA, "Cookie": "vocab=poker"}):
+        app.preprocess_request()
+        assert "KK43" in t(hand) and "RR43" not in t(hand)
+    with app.test_request_context("/", headers=JA):
+        assert "RR43" in t(hand)
