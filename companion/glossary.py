@@ -12,6 +12,7 @@ desmoche = desmoche-ja.txt; "ours" where no seed names the thing.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .messages import N_
@@ -31,6 +32,8 @@ class Term:
     poker: str          # ポーカー用語 (the blog's word); the same as ja where the blog has none of its own
     seed: str
     note: str = ""
+    not_es: tuple = ()  # words a Spanish message never uses for this thing (the review's findings)
+    not_ja: tuple = ()  # words a Japanese message never uses for this thing
 
 
 T = Term
@@ -55,21 +58,23 @@ TERMS: tuple[Term, ...] = (
       "pagat: オルダゴ; blog: オールイン"),
     T("mano", "mus", "mano (the player who speaks first)", "mano (the player: «es mano Koldo»)", "マノ", "マノ",
       "pagat: マノ", "Spanish: «mano 1» / «jugada» only for the hand"),
-    T("pareja", "mus", "pareja (a pair)", "pareja", "パル・シンプレ", "ペア", "pagat: パル・シンプレ(ペア); blog: ペア"),
+    T("pareja", "mus", "pareja (a pair)", "pareja", "パル・シンプレ", "ワンペア", "pagat: パル・シンプレ(ペア); blog: ペア",
+      "poker: ワンペア, since ペア is the lance (pares) in the poker words"),
     T("medias", "mus", "medias (three of a kind)", "medias", "メディアス", "スリーカード",
       "pagat: メディアス(スリーカード); blog: スリーカード"),
     T("duples", "mus", "duples (two pairs)", "duples", "ドゥプレス", "ツーペア", "pagat: ドゥプレス(ツーペア); blog: ツーペア"),
     T("dentro", "mus", "dentro (5 or fewer to win)", "dentro", "ディエントロ", "ディエントロ", "pagat: ディエントロ"),
     T("señas", "mus", "señas (signs between partners)", "señas", "シグナル", "シグナル", "pagat: シグナル"),
     T("amarracos", "mus", "amarracos (five-point stones)", "amarracos", "5点の小石", "5点の小石", "pagat: 小石, 5点"),
-    T("rey", "mus", "rey (R, and every 3 with 8 kings)", "rey", "レイ", "レイ", "pagat: レイ(R) (blog: K)"),
+    T("rey", "mus", "rey (R, and every 3 with 8 kings)", "rey", "レイ", "レイ", "pagat: レイ(R) (blog: K)",
+      "ja: レイ in the Mus messages (「レイ8枚」), never キング; the poker words' card keys read K (R)"),
     T("as", "mus", "as (A, and every 2 with 8 kings)", "as", "A", "A", "pagat, blog: A"),
     # Newmarket
     T("newmarket", "newmarket", "Newmarket", "Newmarket", "ニューマーケット", "ニューマーケット", "newmarket"),
     T("parlett", "newmarket", "Parlett", "Parlett", "パーレット", "パーレット", "newmarket: David Parlett氏 → パーレット"),
-    T("boodle", "newmarket", "boodle cards", "cartas de premio (boodle)", "表示カード", "表示カード",
+    T("boodle", "newmarket", "boodle cards", "cartas de premio", "表示カード", "表示カード",
       "newmarket: 表示カード (Luxuries, Boodle, Money Cards)"),
-    T("kitty", "newmarket", "kitty", "bote común (kitty)", "共同ポット", "共同ポット", "ours (desmoche: ポット)"),
+    T("kitty", "newmarket", "kitty", "bote común", "共同ポット", "共同ポット", "ours (desmoche: ポット)"),
     T("pool", "newmarket", "pool", "bote", "プール", "プール", "newmarket: プール"),
     T("dummy", "newmarket", "dummy hand", "mano muerta", "ダミーハンド", "ダミーハンド", "newmarket: ダミーハンド"),
     T("ante", "newmarket", "ante", "entrada", "参加料", "参加料", "newmarket: 参加料"),
@@ -105,6 +110,41 @@ TERMS: tuple[Term, ...] = (
 )
 BY_KEY = {t.key: t for t in TERMS}
 
+# The app's own words around the games: one word per thing in each language (issue 29). Not table words (no
+# poker form, never glossed); the catalog tests refuse the words in ``not_es`` / ``not_ja`` anywhere.
+C = Term
+CONCEPTS: tuple[Term, ...] = (
+    C("juego (40 points)", "words", "game (Mus: to 40 points)", "juego", "本 (1本目, 2本先取)", "本 (1本目, 2本先取)",
+      "pagat: 40点; ours: 本 (ゲーム is juego in the poker words)",
+      "Spanish: a vaca is a set of juegos, the partida the whole thing", not_ja=()),
+    C("vaca", "words", "match (Mus: the first to win N games)", "vaca", "試合", "試合", "ours",
+      "the club's round match too", not_ja=("マッチ", "対局")),
+    C("partida", "words", "game (one entry of a session: a Mus match, a Newmarket game)", "partida", "ゲーム",
+      "ゲーム", "ours", "ja: on a Mus page the Mus match is 試合"),
+    C("tantos", "words", "points (won at a lance)", "tantos", "点", "点", "ours"),
+    C("jugada", "words", "the better hand (at a lance)", "la mejor jugada / llevar mejor", "強い手 / 強かった",
+      "強い手 / 強かった", "pagat: 強いハンド", not_es=("la mejor mano", "ganaba a")),
+    C("bote", "words", "pool, pot (Newmarket, Desmoche)", "bote (bote común: the kitty)", "プール / ポット",
+      "プール / ポット", "newmarket: プール; desmoche: ポット", not_es=("pozo",)),
+    C("cuenta", "words", "showdown, the count", "la cuenta", "ショーダウン / 得点計算",
+      "ショーダウン / 得点計算", "pagat: ショーダウンを行い得点をつけます", not_ja=("カウント",)),
+    C("tanteo", "words", "tally (the table counts)", "tanteo", "点数入力", "点数入力", "ours"),
+    C("declarar", "words", "declare (pares, juego)", "declarar", "宣言", "宣言", "ours", not_ja=("申告",)),
+    C("exportar", "words", "export", "exportar", "エクスポート", "エクスポート", "ours", not_ja=("書き出し",)),
+    C("deshacer", "words", "Undo (a button: the imperative)", "deshacer", "元に戻す", "元に戻す", "ours",
+      not_ja=("元に戻しました:",)),
+    C("noche de club", "words", "club night", "noche de club", "例会", "例会", "ours",
+      not_ja=("クラブの夜", "今夜の名前", "夜の設定")),
+    C("sala", "words", "sala (the room screen)", "sala", "会場画面", "会場画面", "ours", not_ja=("サラ",)),
+    C("pareja (partners)", "words", "pair (two partners)", "pareja", "コンビ", "コンビ", "ours",
+      "ja: ペア is the cards' (pares, and Desmoche's pairs)"),
+    C("puntos de partida", "words", "match points (club standings)", "puntos", "勝ち点", "勝ち点", "ours",
+      not_ja=("マッチポイント",)),
+    C("empate", "words", "a shared rank", "3.º empatados", "3位タイ", "3位タイ", "ours", "never \"3=\""),
+    C("multiples", "words", "tenfold, ninefold (Desmoche)", "décuplo, nónuplo", "10倍, 9倍", "10倍, 9倍", "ours",
+      not_es=("décuple", "nónuple")),
+)
+
 # The poker vocabulary, as a word map over the Japanese catalog (longest first: パル・シンプレ before パレス).
 POKER: tuple[tuple[str, str], ...] = tuple(sorted(
     {(t.ja, t.poker) for t in TERMS if t.game == "mus" and t.ja != t.poker}, key=lambda p: -len(p[0])))
@@ -117,9 +157,35 @@ SPANISH_MUS_WORDS = ("grande", "chica", "pares", "juego", "punto", "mano", "envi
 SPANISH_VERBS = ("envida", "envido", "quiero", "quieres", "paso", "pasa", "pasan", "veo", "subo", "más")
 
 
+# the poker word Pagat's Japanese gives in brackets after a word ("パル・シンプレ(ペア)"): in the poker words the
+# bracket would repeat the word ("ワンペア（ペア）"), so it goes
+PAGAT_GLOSS = {m.group(1): m.group(2) for t in TERMS if t.game == "mus"
+               for m in [re.match(r"pagat: ([^(;]+)\((.+?)\)", t.seed)] if m}
+
+
+# the card letters: Pagat's Spanish R C S (rey, caballo, sota), the blog's K Q J; a hand written in the text
+# ("RR43") reads in the blog's letters too (the app reads both: companion.kinds.mus.cards.CANON)
+KQJ = str.maketrans({"R": "K", "C": "Q", "S": "J"})
+_HAND = re.compile(r"(?<![A-Za-z0-9])[RCS765432A]{4}(?![A-Za-z0-9])")
+
+
+def poker_hands(text: str) -> str:
+    """Hands written in Pagat's letters ("RR43", a message's parameter) in the blog's ("KK43")."""
+    return _HAND.sub(lambda m: m.group(0).translate(KQJ) if set(m.group(0)) & set("RCS") else m.group(0), text)
+
+
+def poker_cards(text: str) -> str:
+    """Card letters in the blog's way: "R C S" -> "K Q J（R C S）", "RR43" -> "KK43", "レイ（R）" -> "レイ（K）"."""
+    return poker_hands(text.replace("R C S", "K Q J（R C S）").replace("レイ（R）", "レイ（K）"))
+
+
 def poker(text: str) -> str:
     """A Japanese text in the rule text's words, in the poker words."""
+    text = poker_cards(text)
     for ja, pk in POKER:
         if ja in text:
+            gloss = PAGAT_GLOSS.get(ja)
+            if gloss:
+                text = text.replace(f"{ja}（{gloss}）", ja).replace(f"{ja}({gloss})", ja)
             text = text.replace(ja, pk).replace(f"{pk}（{pk}）", pk)   # "パル・シンプレ（ペア）" -> "ペア"
     return text

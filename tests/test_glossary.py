@@ -141,4 +141,4 @@ def test_the_poker_words_are_a_clean_word_map():
                 assert not inside.search(s.replace("パル・シンプレ", "")), f"{ja} inside a longer word: {s!r}"
                 assert ja not in glossary.poker(s)
     assert glossary.poker("グランデ: Aが2点ベット、オルダゴ（órdago）にコール") == "ハイ: Aが2点ベット、オールイン（órdago）にコール"
-    assert glossary.poker("パル・シンプレ（ペア）< メディアス（スリーカード）") == "ペア< スリーカード"
+    assert glossary.poker("パル・シンプレ（ペア）< メディアス（スリーカード）") == "ワンペア< スリーカード"

@@ -30,6 +30,6 @@ def test_the_compiled_catalogs_are_those_of_the_po_files():
         def key(v):
             return tuple(v) if isinstance(v, (list, tuple)) else v
 
-        want = {key(m.id): key(m.string) for m in po if m.id and m.string and not m.fuzzy}
-        have = {key(m.id): key(m.string) for m in mo if m.id}
+        want = {(m.context, key(m.id)): key(m.string) for m in po if m.id and m.string and not m.fuzzy}
+        have = {(m.context, key(m.id)): key(m.string) for m in mo if m.id}
         assert have == want, f"{lang}: run `python tools/i18n.py compile`"

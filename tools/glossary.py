@@ -16,7 +16,7 @@ GAMES = {"mus": "Mus (ムス)", "newmarket": "Newmarket (ニューマーケッ�
 
 
 def render() -> str:
-    from companion.glossary import TERMS
+    from companion.glossary import CONCEPTS, TERMS
 
     out = ["# Glossary: the games' words in English, Spanish and Japanese", "",
            "Written by `python tools/glossary.py` from `companion/glossary.py`; the catalog tests",
@@ -34,7 +34,15 @@ def render() -> str:
                 seed = t.seed + (f" — {t.note}" if t.note else "")
                 out.append(f"| {t.key} | {t.en} | {t.es} | {t.ja} | {t.poker} | {seed} |")
         out.append("")
-    out += ["## Rules for new Japanese messages", "",
+    out += ["## The app's words (one word per thing)", "",
+            "Not table words: the same in both Japanese vocabularies, never glossed. The catalog tests refuse the",
+            "words of the last column in every message of that language.", "",
+            "| thing | Spanish | 日本語 | never | seed / note |", "| --- | --- | --- | --- | --- |"]
+    for t in CONCEPTS:
+        never = ", ".join([f"es: {w}" for w in t.not_es] + [f"ja: {w}" for w in t.not_ja]) or "—"
+        seed = t.seed + (f" — {t.note}" if t.note else "")
+        out.append(f"| {t.en} | {t.es} | {t.ja} | {never} | {seed} |")
+    out += ["", "## Rules for new Japanese messages", "",
             "- Use the スペイン語読み column's word (グランデ, チカ, パレス, ユエゴ, プント, オルダゴ, パル・シンプレ, メディアス,",
             "  ドゥプレス) and the bids ベット, コール, フォールド, レイズ, パス; マノ; ディエントロ; シグナル. The poker",
             "  vocabulary follows by itself.",
@@ -42,8 +50,17 @@ def render() -> str:
             "  a gloss may follow in parentheses: 「マノ (mano)」.",
             "- Newmarket and Desmoche in katakana: ニューマーケット, パーレット, デスモッシュ, コンキアン, ペラディージャ, ミコ,",
             "  アリバ・デル・パロ, the side games as listed above.",
-            "- Counters once: 「チップ%(n)s枚」, 「%(n)s点」, 「%(n)sゲーム先取」 where the parameter is a bare number.",
-            "- One message per sentence; a list parameter is joined for the reader's language (、).", ""]
+            "- Counters once: 「チップ%(n)s枚」, 「%(n)s点」, 「%(n)s本先取」 where the parameter is a bare number.",
+            "- One message per sentence; a list parameter is joined for the reader's language (、).",
+            "- A count of things takes its counter: 「チップ%(n)s枚」, 「1人%(each)s枚」, 「レイ2枚」 (Arabic numerals).",
+            "- Full-width brackets （） and quotes 「」 around Japanese text; ASCII \"…\" only around a file's keys and values.",
+            "- The Mus game to 40 is 本 (「2本目」, 「2本先取」), the match 試合: ゲーム is juego in the poker words.",
+            "- \"Better\" at a lance is 強い (the seeds' 強いハンド), never 上.", "",
+            "## Rules for new Spanish messages", "",
+            "- A Mus game to 40 is a *juego*, the set a *vaca*; *partida* is a game of the session as a whole.",
+            "- A team is plural (\"%(team)s ganan\"); the hand is the *jugada* (\"la mejor jugada\", \"llevaba mejor\");",
+            "  *mano* is the player; points at a lance are *tantos*; Newmarket's pool is the *bote*.",
+            "- No English word, not even as a gloss: no kitty, boodle or showdown.", ""]
     return "\n".join(out)
 
 

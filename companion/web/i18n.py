@@ -12,7 +12,7 @@ from decimal import Decimal
 from urllib.parse import urlsplit
 
 from babel import numbers as bnum
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_skeleton, format_time
 from flask import Blueprint, g, redirect, request
 from flask.globals import _cv_app
 from babel.lists import format_list
@@ -134,22 +134,48 @@ def renderer() -> Renderer:
             tr = _request_translations()
             r = Renderer(gettext=tr.ugettext, ngettext=lambda s, p, n: tr.ungettext(s, p, n if isinstance(n, int) else 0),
                          number=number, join=listing)
+            g.poker_hands = lang() == "ja" and vocabulary() == "poker"
         g.renderer = r
     return r
 
 
 def t(m, r: Renderer | None = None) -> str:
-    """A message in the reader's words (a plain string is returned as it is)."""
-    return (r or renderer())(m)
+    """A message in the reader's words (a plain string is returned as it is). In the poker words a hand
+    given as a parameter reads in the blog's letters too ("RR43" -> "KK43"), as the catalog's text does."""
+    text = (r or renderer())(m)
+    if m.__class__ is dict and text and g.get("poker_hands"):
+        return glossary.poker_hands(text)
+    return text
+
+
+MINUS = "\u2212"     # one minus sign on a page: the scores' (forms.signed), the money's, the ratings'
 
 
 def fmt_money(minor: int, code: str, plus: bool = False) -> str:
-    """An amount (minor units) as the reader writes money: "€3.40" (en), "3,40 €" (es), "€3.40" (ja)."""
+    """An amount (minor units) as the reader writes money: "€3.40" (en), "3,40 €" (es), "€3.40" (ja); a loss
+    with the page's minus sign in Spanish and Japanese ("−0,40 €", "−€0.40", as the scores' "−4")."""
     if lang() == "en":
         return money.format_amount(int(minor), code, plus=plus)
     value = Decimal(int(minor)).scaleb(-money.decimals(code))
-    text = bnum.format_currency(value, money.normalize_code(code), locale=lang())
+    text = bnum.format_currency(value, money.normalize_code(code), locale=lang()).replace("-", MINUS, 1)
     return ("+" + text) if plus and minor > 0 else text
+
+
+def signed(n) -> str:
+    """A difference in the reader's digits with its sign: "+1.234" (es), "−2", "0"."""
+    if n > 0:
+        return "+" + number(n)
+    if n < 0:
+        return MINUS + number(-n)
+    return number(0)
+
+
+# a place in a table, shared or not: "3" / "3=" (English), "3.º" / "3.º empatados", "3位" / "3位タイ"
+RANKS = {"en": ("{n}", "{n}="), "es": ("{n}.º", "{n}.º empatados"), "ja": ("{n}位", "{n}位タイ")}
+
+
+def rank(n, tied: bool = False) -> str:
+    return RANKS.get(lang(), RANKS["en"])[1 if tied else 0].format(n=number(n))
 
 
 def fmt_date(value, with_time: bool = False) -> str:
@@ -160,9 +186,14 @@ def fmt_date(value, with_time: bool = False) -> str:
                 date.fromisoformat(value[:10])
         except ValueError:
             return value
+    language = lang()
     if with_time and isinstance(value, datetime):
-        return format_datetime(value, "short" if lang() != "en" else "yyyy-MM-dd HH:mm", locale=lang())
-    return format_date(value, "medium", locale=lang())
+        if language == "en":
+            return format_datetime(value, "yyyy-MM-dd HH:mm", locale="en")
+        # the language's own order with a four-digit year: "28/11/2026 17:40", "2026/11/28 17:40" (Babel's
+        # "short" writes "28/11/26")
+        return f"{format_skeleton('yMd', value, locale=language)} {format_time(value, 'short', locale=language)}"
+    return format_date(value, "medium", locale=language)
 
 
 # The table's words. English shows the table's word with a short English gloss the first time it appears
@@ -263,6 +294,7 @@ def init_app(app) -> None:
     )
     app.register_blueprint(bp)
     app.jinja_env.globals.update(t=t, w=w, mano_is=mano_is, lang=lang, languages=LANGUAGES, fmt_date=fmt_date, number=number,
+                                 signed=signed, rank=rank,
                                  vocabulary=vocabulary, vocabularies=glossary.VOCABULARY_NAMES)
     app.jinja_env.filters["listing"] = listing
     poker = PokerDomain()

@@ -27,7 +27,7 @@ from ..ratings.contests import pair_key
 from ..session import player_key
 from .common import render
 from .forms import read_dates
-from .i18n import lang, number, t
+from .i18n import MINUS, lang, number, t
 from .sessions import is_admin
 
 bp = Blueprint("ratings", __name__)
@@ -99,7 +99,7 @@ def _score(ordinal: float) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _symbols(code: str) -> tuple[str, str]:
-    return bnum.get_decimal_symbol(code), bnum.get_minus_sign_symbol(code)
+    return bnum.get_decimal_symbol(code), MINUS     # the page's one minus sign (the scores' "−4")
 
 
 def _kind_title(kind: str) -> str:

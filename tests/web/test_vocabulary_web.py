@@ -17,7 +17,7 @@ def test_the_vocabulary_is_chosen_and_kept_per_browser(app, client):
     assert resp.status_code == 303
     page = client.get(game, headers=JA).get_data(as_text=True)
     assert "ハイ" in page and "オールイン" in page and "グランデ" not in page and "オルダゴ" not in page
-    assert 'aria-current="true">ポーカー用語' in page and 'aria-current="true">スペイン語読み' not in page
+    assert 'aria-current="true">ムスの用語: ポーカー用語' in page and 'aria-current="true">ムスの用語: スペイン語読み' not in page
     assert "Grande" in client.get(game, headers=ES).get_data(as_text=True)      # Spanish: unaffected
     assert "data-vocab" not in client.get(game, headers=ES).get_data(as_text=True)  # offered in Japanese only
     other = app.test_client()
