@@ -220,3 +220,99 @@ def test_behind_proxy_trusts_one_hop_under_gunicorn(serve, behind):
     resp, _ = p.request("GET", "/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"})
     cookie = resp.getheader("Set-Cookie")
     assert cookie and (("; Secure" in cookie) == behind)
+
+
+# ---------------------------------------------------------------------------------------------- slow clients
+
+def slow_clients(port: int, count: int) -> list[socket.socket]:
+    """``count`` clients sending a header a byte at a time and ``count`` sending a body a byte at a time
+    (each has sent its first bytes: the server has begun reading every one)."""
+    socks = []
+    for i in range(count):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        socks.append(s)
+    for i in range(count):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"POST /import HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                  b"Content-Length: 100000\r\n\r\n--b\r\n")
+        socks.append(s)
+    return socks
+
+
+def timed_get(port: int, path: str) -> tuple[int, float]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    began = time.monotonic()
+    conn.request("GET", path)
+    resp = conn.getresponse()
+    resp.read()
+    conn.close()
+    return resp.status, time.monotonic() - began
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
+def test_slow_clients_never_starve_the_server(serve):
+    """200 clients dribbling a header and 200 dribbling a body (gunicorn's gthread gave each a thread: 16
+    stopped the server): pages are still answered at once, on the defaults."""
+    port, proc = serve()
+    socks = slow_clients(port, 200)
+    try:
+        for _ in range(3):          # a few more bytes each: they are being read, and never complete
+            for s in socks:
+                s.sendall(b"a")
+            for path in ("/healthz", "/"):
+                status, took = timed_get(port, path)
+                # about 0.01 s on an idle machine; the bound is for a busy one (before: no answer at all)
+                assert status == 200 and took < 5, (path, took)
+    finally:
+        for s in socks:
+            s.close()
+    assert proc.poll() is None
+
+
+def closed_within(s: socket.socket, seconds: float, dribble: bytes = b"") -> float:
+    """Seconds until the server closes ``s`` (sending ``dribble`` every half second meanwhile)."""
+    began = time.monotonic()
+    s.settimeout(0.5)
+    while time.monotonic() - began < seconds:
+        try:
+            if s.recv(4096) == b"":
+                return time.monotonic() - began
+        except socket.timeout:
+            pass
+        except ConnectionResetError:
+            return time.monotonic() - began
+        if dribble:
+            try:
+                s.sendall(dribble)
+            except OSError:
+                return time.monotonic() - began
+    raise AssertionError(f"still open after {seconds} s")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
+def test_a_request_that_never_arrives_whole_and_an_idle_connection_are_closed(serve):
+    from companion import server
+
+    port, proc = serve()
+    header = socket.create_connection(("127.0.0.1", port))
+    header.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    idle = socket.create_connection(("127.0.0.1", port))
+    # a byte every half second keeps the connection active: the header's deadline closes it anyway
+    took = closed_within(header, 120, dribble=b"a")
+    assert took >= server.HEADER_SECONDS - 1
+    closed_within(idle, 120)
+    status, _ = timed_get(port, "/healthz")
+    assert status == 200
+    proc.terminate()                # a clean stop: the arbiter and its workers exit
+    assert proc.wait(60) == 0
+
+
+def test_the_deadlines_allow_a_slow_upload_its_size():
+    from types import SimpleNamespace
+
+    from companion import server
+
+    assert server.request_allowance(SimpleNamespace(headers_finished=False, content_length=0)) == server.HEADER_SECONDS
+    eight_mb = server.request_allowance(SimpleNamespace(headers_finished=True, content_length=8 * 1024 * 1024))
+    assert eight_mb > 8 * 1024 * 1024 / server.BODY_RATE >= 200     # a phone at 32 KB/s still gets its file in
