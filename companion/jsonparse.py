@@ -33,7 +33,9 @@ from .errors import RuleError
 from .messages import N_, define
 
 MAX_BYTES = 8 * 1024 * 1024
-MAX_VALUES = 500_000  # values, object members and array elements: a full session file holds under half of it
+# values, object members and array elements (``count_values``): a session file is limited to 45,000 objects
+# (companion.archive), a few values each; the heaviest 8 MB file under this limit costs about 5 times its size
+MAX_VALUES = 300_000
 MAX_DEPTH = 64
 MAX_INT_DIGITS = 20
 INT_MIN, INT_MAX = -2**63, 2**63 - 1  # SQLite's INTEGER

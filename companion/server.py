@@ -73,13 +73,16 @@ def raise_open_files(wanted: int = 65_536) -> int:
 
 
 def serve(app, *, host: str, port: int, threads: int, workers: int, server: str = "auto",
-          behind_proxy: str | None = None) -> None:
-    """Run until stopped. ``server``: "gunicorn", "waitress" or "auto" (gunicorn where it runs)."""
+          behind_proxy: str | None = None, worker: str = "buffering") -> None:
+    """Run until stopped. ``server``: "gunicorn", "waitress" or "auto" (gunicorn where it runs); ``worker``
+    (gunicorn): "buffering" (``BufferingWorker``) or "gthread" (gunicorn's own: only behind a proxy that
+    buffers requests, as nginx does)."""
     raise_open_files()
     if server == "auto":
         server = "gunicorn" if gunicorn_available() else "waitress"
     if server == "gunicorn":
-        run_gunicorn(app, host=host, port=port, threads=threads, workers=workers, behind_proxy=behind_proxy)
+        run_gunicorn(app, host=host, port=port, threads=threads, workers=workers, behind_proxy=behind_proxy,
+                     worker=worker)
     else:
         run_waitress(app, host=host, port=port, threads=threads, behind_proxy=behind_proxy)
 
@@ -214,12 +217,14 @@ def buffering_worker(behind_proxy: str | None = None):
     return BufferingWorker
 
 
-def run_gunicorn(app, *, host: str, port: int, threads: int, workers: int, behind_proxy: str | None = None) -> None:
+def run_gunicorn(app, *, host: str, port: int, threads: int, workers: int, behind_proxy: str | None = None,
+                 worker: str = "buffering") -> None:
     from gunicorn.app.base import BaseApplication
 
     from .logredact import install
 
-    options = {**gunicorn_options(host, port, threads, workers), "worker_class": buffering_worker(behind_proxy)}
+    options = {**gunicorn_options(host, port, threads, workers),
+               "worker_class": "gthread" if worker == "gthread" else buffering_worker(behind_proxy)}
 
     class Companion(BaseApplication):
         def load_config(self):

@@ -316,3 +316,37 @@ def test_the_deadlines_allow_a_slow_upload_its_size():
     assert server.request_allowance(SimpleNamespace(headers_finished=False, content_length=0)) == server.HEADER_SECONDS
     eight_mb = server.request_allowance(SimpleNamespace(headers_finished=True, content_length=8 * 1024 * 1024))
     assert eight_mb > 8 * 1024 * 1024 / server.BODY_RATE >= 200     # a phone at 32 KB/s still gets its file in
+
+
+# ---------------------------------------------------------------------------------------------- uploads' memory
+
+def abuse_bench():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("abuse_bench", os.path.join(ROOT, "bench", "abuse_bench.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="Linux /proc peak memory")
+def test_an_upload_costs_a_few_times_its_size_and_uploads_at_once_wait_their_turn(serve):
+    """Through `companion serve`: the issue's 8 MB of 1e999 (435 MB a worker before) and the heaviest file
+    the reader still builds; the workers' peak memory is measured (VmHWM, reset before each run)."""
+    from companion.web.limits import UPLOADS_AT_ONCE
+
+    bench = abuse_bench()
+    port, proc = serve()
+    attack, heaviest = bench.attack_file(), bench.heaviest_file()
+    bench.upload_peak(port, proc, b"[]", 1)                       # every module and cache loaded
+    peak, answers = bench.upload_peak(port, proc, attack, 1)
+    assert answers == {422: 1} and peak < 3 * len(attack), peak
+    peak, answers = bench.upload_peak(port, proc, heaviest, 1)
+    assert answers == {422: 1} and peak < 8 * len(heaviest), peak
+    workers = len(bench.children(proc.pid))
+    for data in (attack, heaviest):
+        peak, answers = bench.upload_peak(port, proc, data, 8)
+        assert set(answers) <= {422, 503} and sum(answers.values()) == 8, answers
+        # at most UPLOADS_AT_ONCE parsed at once in each worker; the others were told to come back
+        assert peak < workers * UPLOADS_AT_ONCE * 8 * len(data), (peak, answers)
+    assert proc.poll() is None
