@@ -2,8 +2,8 @@
 
 1. Latency of a normal request (GET / on a fresh connection, median of ``--requests``) with 0, 16 and 200
    slow-header plus as many slow-body connections open, as ratios to 0 measured in the same round; rounds
-   interleaved, median of ``--rounds``. The same with gunicorn's own gthread worker (``--worker gthread``,
-   the reference: what the buffering worker costs a normal request) where it answers at all.
+   interleaved, median of ``--rounds``; for each gunicorn worker: preread (the default), waitress, and
+   gunicorn's own gthread (the reference: what reading ahead costs a normal request) where it answers.
 2. Peak memory of an upload ÷ its size: 1, 4 and 8 uploads at once of an 8 MB file, the server's worker
    processes' peak resident memory (VmHWM, reset before each run through /proc/PID/clear_refs) above
    what they held before. Files: the issue's ``[1e999, 1e999, ...]`` (8 MB) and the heaviest file the
@@ -88,6 +88,22 @@ def slow_clients(port: int, count: int) -> list[socket.socket]:
                   b"Content-Length: 100000\r\n\r\n--b\r\n")
         socks.append(s)
     return socks
+
+
+def cheap(port: int, requests: int) -> float:
+    """Median seconds of GET /healthz on one kept-alive connection: the server's own cost, nearly no app."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    times = []
+    try:
+        for _ in range(requests):
+            began = time.perf_counter()
+            conn.request("GET", "/healthz")
+            resp = conn.getresponse()
+            resp.read()
+            times.append(time.perf_counter() - began)
+    finally:
+        conn.close()
+    return statistics.median(times)
 
 
 def latency(port: int, slow: int, requests: int) -> float | None:
@@ -208,6 +224,9 @@ def upload_peak(port: int, proc: subprocess.Popen, data: bytes, at_once: int) ->
     return peak, {s: statuses.count(s) for s in sorted(set(statuses))}
 
 
+WORKERS = {"preread": "preread (default)", "waitress": "waitress", "gthread": "gthread (reference)"}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -215,23 +234,27 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="write the tables (markdown) to this file")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="abuse-")
-    port, proc = start(os.path.join(tmp, "b.db"))
-    ref_port, ref_proc = start(os.path.join(tmp, "g.db"), "--worker", "gthread")
+    servers = {w: start(os.path.join(tmp, f"{w}.db"), "--worker", w) for w in WORKERS}
     levels = (0, 16, 200)
-    mine: dict[int, list] = {n: [] for n in levels}
-    ref: dict[int, list] = {n: [] for n in levels}
+    page = {w: {n: [] for n in levels} for w in WORKERS}
+    health = {w: [] for w in WORKERS}
+    memory = []
     try:
         for r in range(args.rounds):
-            for n in levels:                    # interleaved: each level, each worker, every round
-                mine[n].append(latency(port, n, args.requests))
-                # the reference at 0 every round; under slow clients once (it does not answer)
-                if n == 0 or r == 0:
-                    ref[n].append(latency(ref_port, n, args.requests if n == 0 else 1))
-            print(f"round {r + 1}: " + ", ".join(f"{n}: {mine[n][-1] * 1000:.1f} ms" for n in levels
-                                                   if mine[n][-1] is not None), flush=True)
-        stop(ref_proc)
+            for w, (port, _proc) in servers.items():        # interleaved: every worker, every level, each round
+                health[w].append(cheap(port, args.requests * 4))
+                for n in levels:
+                    if w == "gthread" and n and r:          # it does not answer under slow clients: once
+                        continue
+                    page[w][n].append(latency(port, n, args.requests if w != "gthread" or not n else 1))
+            print(f"round {r + 1}: " + "; ".join(
+                f"{w} " + ", ".join(f"{n}: {page[w][n][-1] * 1000:.1f} ms" if page[w][n][-1] is not None
+                                    else f"{n}: none" for n in levels) for w in WORKERS), flush=True)
+        for w in ("waitress", "gthread"):
+            stop(servers[w][1])
+        port, proc = servers["preread"]
         files = {"`[1e999, ...]` (issue 30)": attack_file(), "300,000 strings (heaviest built)": heaviest_file()}
-        memory = []
+        upload_peak(port, proc, b"[]", 1)                  # every module and cache loaded
         for name, data in files.items():
             for at_once in (1, 4, 8):
                 peaks, answers = [], {}
@@ -243,37 +266,43 @@ def main() -> None:
                 memory.append((name, len(data), at_once, statistics.median(peaks), answers))
                 print(f"{name} x{at_once}: peak {statistics.median(peaks) / 2**20:.1f} MB, {answers}", flush=True)
     finally:
-        stop(proc)
-        if ref_proc.poll() is None:
-            stop(ref_proc)
+        for _port, proc in servers.values():
+            if proc.poll() is None:
+                stop(proc)
 
-    def ratio(values, base):
-        values = [v for v in values if v is not None]
-        return statistics.median(values) / base if values and len(values) == args.rounds else None
+    def med(values):
+        return statistics.median(values) if values and None not in values else None
 
-    base = statistics.median([v for v in mine[0]])
-    ref_base = statistics.median([v for v in ref[0]])
     lines = ["# Abuse benchmark (issue 30)", "",
              f"`python bench/abuse_bench.py --rounds {args.rounds} --requests {args.requests}` on "
-             f"{len(os.sched_getaffinity(0))} cores (shared with other work), `companion serve` defaults: gunicorn, "
-             "2 workers x 8 threads.", "",
-             "## A normal request (GET /) while slow clients are connected", "",
-             "N slow clients = N sending a header a byte at a time + N sending a body a byte at a time.", "",
-             "| slow clients | buffering worker (default) | ÷ 0 | gthread worker (reference) | ÷ 0 |",
-             "|---:|---:|---:|---:|---:|"]
+             f"{len(os.sched_getaffinity(0))} cores shared with other developers' tests (absolute times vary "
+             "with their load: read the ratios), `companion serve` defaults: gunicorn, 2 workers x 8 threads, "
+             "each worker kind in its own server, measured interleaved.", "",
+             "## A normal request (GET /, new connection) while slow clients are connected", "",
+             "N + N = N clients sending a header a byte at a time and N sending a body a byte at a time. "
+             f"Median of {args.rounds} rounds of the median of {args.requests} requests; ÷ 0 = against the same "
+             "worker with no slow client, in the same rounds.", "",
+             "| slow clients | " + " | ".join(f"{WORKERS[w]} | ÷ 0" for w in WORKERS) + " |",
+             "|---:|" + "---:|---:|" * len(WORKERS)]
     for n in levels:
-        m = [v for v in mine[n] if v is not None]
-        mm = f"{statistics.median(m) * 1000:.1f} ms" if len(m) == len(mine[n]) else "no answer"
-        rr = [v for v in ref[n] if v is not None]
-        rm = f"{statistics.median(rr) * 1000:.1f} ms" if rr and len(rr) == len(ref[n]) else f"no answer in {TIMEOUT:.0f} s"
-        mr = f"{statistics.median(m) / base:.2f}" if len(m) == len(mine[n]) else "-"
-        rrat = f"{statistics.median(rr) / ref_base:.2f}" if rr and len(rr) == len(ref[n]) else "-"
-        lines.append(f"| {n} + {n} | {mm} | {mr} | {rm} | {rrat} |")
-    lines += ["", f"Front cost, no slow clients: buffering ÷ gthread = {base / ref_base:.2f} "
-                  f"(medians of {args.rounds} interleaved rounds of {args.requests} requests).", "",
-              "## Upload peak memory ÷ size", "",
-              "Workers' peak resident memory above their resting memory, all workers together, while N uploads "
-              "are sent at once.", "",
+        cells = []
+        for w in WORKERS:
+            m, base = med(page[w][n]), med(page[w][0])
+            cells.append(f"{m * 1000:.1f} ms | {m / base:.2f}" if m is not None else f"no answer in {TIMEOUT:.0f} s | -")
+        lines.append(f"| {n} + {n} | " + " | ".join(cells) + " |")
+    ref_page, ref_health = med(page["gthread"][0]), med(health["gthread"])
+    lines += ["", "What each worker costs a normal request, no slow client (÷ gthread, gunicorn's own worker, "
+                  "the same rounds):", "",
+              "| worker | GET / (new connection) | ÷ gthread | GET /healthz (kept-alive) | ÷ gthread |",
+              "|---|---:|---:|---:|---:|"]
+    for w in WORKERS:
+        p, h = med(page[w][0]), med(health[w])
+        lines.append(f"| {WORKERS[w]} | {p * 1000:.1f} ms | {p / ref_page:.2f} | {h * 1000:.2f} ms | "
+                     f"{h / ref_health:.2f} |")
+    lines += ["", "## Upload peak memory ÷ size (preread worker)", "",
+              "Workers' peak resident memory (VmHWM, reset first) above their resting memory, all workers "
+              f"together, while N uploads are sent at once; median of {max(1, args.rounds // 2)} runs, answers "
+              "summed.", "",
               "| file | size | at once | peak | ÷ one file's size | ÷ all files' size | answers |",
               "|---|---:|---:|---:|---:|---:|---|"]
     for name, size, at_once, peak, answers in memory:

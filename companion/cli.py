@@ -104,11 +104,12 @@ def _admin_token(given: str | None) -> str | None:
               help="Worker processes (env COMPANION_WORKERS; default: one per core).")
 @click.option("--server", "server_name", type=click.Choice(["auto", "gunicorn", "waitress"]), default="auto",
               show_default=True, help="gunicorn (every core; not on Windows) or waitress (one process).")
-@click.option("--worker", "worker", type=click.Choice(["buffering", "gthread"]), default="buffering",
+@click.option("--worker", "worker", type=click.Choice(["preread", "waitress", "gthread"]), default="preread",
               envvar="COMPANION_WORKER", show_default=True,
-              help="gunicorn's worker: buffering (reads each request whole before a thread sees it: slow "
-                   "clients hold no thread) or gthread (gunicorn's own: only behind a proxy that buffers "
-                   "requests, e.g. nginx) (env COMPANION_WORKER).")
+              help="gunicorn's worker: preread (gthread reading each request whole, with deadlines, before a "
+                   "thread sees it: slow clients hold no thread), waitress (waitress's event loop in each "
+                   "worker) or gthread (gunicorn's own: only behind a proxy that buffers requests, e.g. "
+                   "nginx) (env COMPANION_WORKER).")
 def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, workers, server_name, worker):
     """Serve the app: gunicorn worker processes on every core (waitress on Windows)."""
     from . import server

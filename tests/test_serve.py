@@ -350,3 +350,47 @@ def test_an_upload_costs_a_few_times_its_size_and_uploads_at_once_wait_their_tur
         # at most UPLOADS_AT_ONCE parsed at once in each worker; the others were told to come back
         assert peak < workers * UPLOADS_AT_ONCE * 8 * len(data), (peak, answers)
     assert proc.poll() is None
+
+
+def read_responses(s: socket.socket, count: int) -> bytes:
+    """Bytes from ``s`` until ``count`` complete responses with a Content-Length have arrived."""
+    got = b""
+    s.settimeout(30)
+    while True:
+        done, rest = 0, got
+        while b"\r\n\r\n" in rest:
+            head, rest = rest.split(b"\r\n\r\n", 1)
+            if head.startswith(b"HTTP/1.1 100"):
+                continue
+            length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))
+            if len(rest) < length:
+                break
+            rest = rest[length:]
+            done += 1
+        if done >= count:
+            return got
+        chunk = s.recv(65536)
+        assert chunk, got
+        got += chunk
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
+def test_reading_requests_ahead_keeps_http_as_it_was(serve):
+    """Kept-alive and pipelined requests, a chunked body, Expect: 100-continue, a body the app never reads:
+    each answered, and the connection goes on."""
+    port, proc = serve()
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * 3)                       # pipelined
+    assert read_responses(s, 3).count(b"HTTP/1.1 200") == 3
+    s.sendall(b"POST /import HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+              b"Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n")              # chunked, never read
+    assert read_responses(s, 1).startswith(b"HTTP/1.1 400")                           # no CSRF token
+    s.sendall(b"POST /import HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\n"
+              b"Content-Length: 5000\r\nExpect: 100-continue\r\n\r\n")
+    s.settimeout(30)
+    assert s.recv(4096).startswith(b"HTTP/1.1 100 Continue")                         # the client may go on
+    s.sendall(b"x" * 5000)
+    assert b"HTTP/1.1 400" in read_responses(s, 1)
+    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")                           # the same connection
+    assert read_responses(s, 1).startswith(b"HTTP/1.1 200")
+    s.close()

@@ -20,18 +20,18 @@ from servers import NGINX, free_port, nginx_conf, nginx_folders, wait_for
 
 OPENSSL = shutil.which("openssl")
 
-SERVER = """
-    server {{
-        listen 127.0.0.1:{port} ssl;
-        ssl_certificate {tmp}/cert.pem;
-        ssl_certificate_key {tmp}/key.pem;
-        location / {{
-            proxy_pass http://127.0.0.1:{app_port};
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-        }}
-    }}"""
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the nginx configuration the project ships for the internet (deploy/), filled as the nginx image would
+TEMPLATE = os.path.join(ROOT, "deploy", "nginx.conf.template")
+
+
+def shipped_server(tmp, port: int, app_port: int) -> str:
+    from string import Template
+
+    with open(TEMPLATE) as fh:
+        text = fh.read()
+    return Template(text).safe_substitute(LISTEN=f"127.0.0.1:{port}", SERVER_NAME="127.0.0.1",
+                                          CERT=f"{tmp}/cert.pem", KEY=f"{tmp}/key.pem", UPSTREAM=f"127.0.0.1:{app_port}")
 
 
 class Phone:
@@ -93,7 +93,7 @@ def club(tmp_path_factory):
     subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                     "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
     nginx_folders(tmp)
-    (tmp / "nginx.conf").write_text(nginx_conf(tmp, SERVER.format(tmp=tmp, port=proxy_port, app_port=app_port)))
+    (tmp / "nginx.conf").write_text(nginx_conf(tmp, shipped_server(tmp, proxy_port, app_port)))
     env = {**os.environ, "COMPANION_BASE_URL": ""}
     app = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--db", str(tmp / "club.db"),
                             "--host", "127.0.0.1", "--port", str(app_port), "--behind-proxy"],
