@@ -16,8 +16,8 @@ main loop (epoll) reads what each socket has without blocking until the request'
 costs a socket and the bytes it sent. A request that does not arrive whole in time (``request_allowance``)
 is closed, and an idle kept-alive connection after KEEPALIVE. Measured against the alternatives
 (bench/abuse_bench.py): waitress's event loop inside each worker (``--worker waitress``) also starves
-nobody but made a normal request 1.7 times slower (its loop polls every connection on every turn and
-hands each answer back through a pipe); reading ahead costs gthread's normal path nothing measurable. A
+nobody but made a normal request 1.4 to 5.7 times slower (its loop polls every connection on every turn and
+hands each answer back through a pipe); reading ahead left the normal path no slower than gthread's. A
 reverse proxy in front (nginx, ``deploy/``) is still the setup for the internet: TLS, and a flood of
 connections, are its job.
 
@@ -363,19 +363,21 @@ def preread_worker():
             self.read_ahead(conn)
 
         def on_client_socket_readable(self, conn, client):
-            """A kept-alive connection has a new request: read it ahead too."""
-            self.poller.unregister(client)
+            """A kept-alive connection has a new request: read it ahead too (at once: it is there)."""
             self.keepalived_conns.remove(conn)
-            self.read_ahead(conn)
+            self.incoming[conn] = Incoming()
+            self.poller.modify(client, selectors.EVENT_READ, partial(self.on_bytes, conn))
+            self.on_bytes(conn, client)
 
         def read_ahead(self, conn, first: bytes = b""):
             incoming = self.incoming[conn] = Incoming()
             if first:
                 incoming.feed(first)
-            if incoming.whole:
-                self.hand_over(conn)
-            else:
-                self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_bytes, conn))
+                if incoming.whole:
+                    self.hand_over(conn)
+                    return
+            self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_bytes, conn))
+            self.on_bytes(conn, conn.sock)      # often there already: no turn of the loop lost
 
         def on_bytes(self, conn, _sock):
             incoming = self.incoming[conn]
