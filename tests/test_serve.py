@@ -251,10 +251,11 @@ def timed_get(port: int, path: str) -> tuple[int, float]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
-def test_slow_clients_never_starve_the_server(serve):
+@pytest.mark.parametrize("worker", ["preread", "waitress"])
+def test_slow_clients_never_starve_the_server(serve, worker):
     """200 clients dribbling a header and 200 dribbling a body (gunicorn's gthread gave each a thread: 16
-    stopped the server): pages are still answered at once, on the defaults."""
-    port, proc = serve()
+    stopped the server): pages are still answered at once, on the defaults (and with --worker waitress)."""
+    port, proc = serve(*(["--worker", worker] if worker != "preread" else []))
     socks = slow_clients(port, 200)
     try:
         for _ in range(3):          # a few more bytes each: they are being read, and never complete
