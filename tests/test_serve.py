@@ -256,10 +256,11 @@ def test_slow_clients_never_starve_the_server(serve, worker):
     """200 clients dribbling a header and 200 dribbling a body (gunicorn's gthread gave each a thread: 16
     stopped the server): pages are still answered at once, on the defaults (and with --worker waitress)."""
     port, proc = serve(*(["--worker", worker] if worker != "preread" else []))
-    socks = slow_clients(port, 200)
+    # and 100 connections that send nothing (each held a gthread thread 5 s: the next page waited 34.7 s)
+    socks = slow_clients(port, 200) + [socket.create_connection(("127.0.0.1", port)) for _ in range(100)]
     try:
         for _ in range(3):          # a few more bytes each: they are being read, and never complete
-            for s in socks:
+            for s in socks[:400]:
                 s.sendall(b"a")
             for path in ("/healthz", "/"):
                 status, took = timed_get(port, path)
