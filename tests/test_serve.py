@@ -396,3 +396,25 @@ def test_reading_requests_ahead_keeps_http_as_it_was(serve):
     s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")                           # the same connection
     assert read_responses(s, 1).startswith(b"HTTP/1.1 200")
     s.close()
+
+
+def test_a_request_is_whole_when_its_header_and_body_are_in():
+    from companion.server import HEADER_MAX, Incoming
+
+    def fed(*parts):
+        incoming = Incoming()
+        for part in parts:
+            incoming.feed(part)
+        return incoming
+
+    assert not fed(b"GET / HTTP/1.1\r\nHost: x\r\n").whole
+    assert fed(b"GET / HTTP/1.1\r\n", b"Host: x\r\n\r\n").whole
+    post = b"POST /import HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n"
+    assert not fed(post, b"12345").whole and fed(post, b"12345", b"67890").whole
+    assert fed(post.replace(b"Content-Length", b"content-LENGTH") + b"1234567890").whole
+    chunked = b"POST /import HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    assert not fed(chunked, b"3\r\nabc\r\n").whole
+    assert fed(chunked, b"3\r\nabc\r\n0\r", b"\n\r\n").whole
+    assert fed(b"GET / HTTP/1.1\r\nX: " + b"a" * (HEADER_MAX + 1)).whole       # gunicorn's parser refuses it
+    big = fed(post.replace(b"10", b"2000000"), b"x" * 1_000_000)
+    assert not big.whole and big.spool._rolled                                  # on disk past 512 KB
