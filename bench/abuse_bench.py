@@ -224,7 +224,7 @@ def upload_peak(port: int, proc: subprocess.Popen, data: bytes, at_once: int) ->
     return peak, {s: statuses.count(s) for s in sorted(set(statuses))}
 
 
-NOTE = ("Before (issue 30's probe of 0.4, not this run): one such `[1e999, ...]` upload left a worker 435 MB "
+NOTE = ("Before (issue 30's probe, not this run): one such `[1e999, ...]` upload left a worker 435 MB "
         "larger (54 times its size), 4 at once 1.64 GB, 8 at once 3.08 GB; gunicorn's gthread stopped answeri"
         'ng at 16 slow clients. 503 = told to come back (Retry-After): each worker parses at most 2 uploads at once.')
 WORKERS = {"preread": "preread (default)", "waitress": "waitress", "gthread": "gthread (reference)"}
