@@ -177,8 +177,8 @@ def gunicorn_options(host: str, port: int, threads: int, workers: int) -> dict:
         "backlog": 4096,
         # the app (and the database migration) is made once, before the workers are forked
         "preload_app": True,
-        # gunicorn itself trusts no peer's X-Forwarded-*: with --behind-proxy, waitress in the worker and the
-        # app (companion.proxy.wrap) take them from the trusted proxy's address only, exactly one hop
+        # gunicorn itself trusts no peer's X-Forwarded-*: with --behind-proxy the app (companion.proxy.wrap)
+        # takes them from the trusted proxy's address only, exactly one hop (and waitress, --worker waitress)
         "forwarded_allow_ips": "",
         "proc_name": "companion",
         "accesslog": None,
