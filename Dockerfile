@@ -1,7 +1,12 @@
 # Companion in a container: the app as a non-root user, the database on a volume (/data).
 #
 #   podman build -t companion .          (or docker build)
-#   podman run -d -p 8000:8000 -v companion-data:/data companion
+#   podman run -d -p 8000:8000 -v companion-data:/data companion          (a club's own network)
+#
+# On the internet, put nginx in front and publish only nginx: deploy/compose.yaml runs this image with
+# --behind-proxy beside nginx with deploy/nginx.conf.template (TLS; every request read whole, with
+# deadlines, before the app sees it). `companion serve` alone reads requests with deadlines too (a slow
+# client holds a socket, not a thread), but TLS, a body's pace and a flood of connections are a proxy's job.
 #
 # BASE: any image with Python 3.11+ and its venv module (the default, or a Debian bookworm with python3 and
 # python3-venv: tests/test_container.py builds one with mmdebstrap when no registry can be reached).

@@ -104,7 +104,13 @@ def _admin_token(given: str | None) -> str | None:
               help="Worker processes (env COMPANION_WORKERS; default: one per core).")
 @click.option("--server", "server_name", type=click.Choice(["auto", "gunicorn", "waitress"]), default="auto",
               show_default=True, help="gunicorn (every core; not on Windows) or waitress (one process).")
-def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, workers, server_name):
+@click.option("--worker", "worker", type=click.Choice(["preread", "waitress", "gthread"]), default="preread",
+              envvar="COMPANION_WORKER", show_default=True,
+              help="gunicorn's worker: preread (gthread reading each request whole, with deadlines, before a "
+                   "thread sees it: slow clients hold no thread), waitress (waitress's event loop in each "
+                   "worker) or gthread (gunicorn's own: only behind a proxy that buffers requests, e.g. "
+                   "nginx) (env COMPANION_WORKER).")
+def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, workers, server_name, worker):
     """Serve the app: gunicorn worker processes on every core (waitress on Windows)."""
     from . import server
     from .proxy import trusted_proxy
@@ -135,14 +141,17 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, wor
             raise click.BadParameter("gunicorn is not installed here (or this is Windows): use waitress",
                                      param_hint="--server")
         workers = workers or server.default_workers()
-        click.echo(f"Serving with gunicorn: {workers} worker processes x {threads} threads.")
+        click.echo(f"Serving with gunicorn: {workers} worker processes x {threads} threads ({worker} workers).")
+        if worker == "gthread" and not behind_proxy:
+            click.echo("Warning: gthread workers without a proxy in front: a client that sends its request "
+                       "slowly holds a thread. Use it behind nginx (--behind-proxy).")
     else:
         if workers > 1:
             raise click.BadParameter("waitress runs one process; use --server gunicorn for several",
                                      param_hint="--workers")
         click.echo(f"Serving with waitress: one process, {threads} threads.")
     server.serve(app, host=host, port=port, threads=threads, workers=workers or 1, server=server_name,
-                 behind_proxy=behind_proxy)
+                 behind_proxy=behind_proxy, worker=worker)
 
 
 def _read(path: str):

@@ -4,13 +4,16 @@
 with the JSON path of the first problem. Nothing else escapes: not ``UnicodeDecodeError``, not
 ``JSONDecodeError``, not ``RecursionError``, not the ``ValueError`` Python raises for a >4300-digit integer.
 
-Refused: bytes that are not UTF-8 (one leading BOM is fine), an empty file, more than ``max_bytes``, invalid or
+Refused: bytes that are not UTF-8 (one leading BOM is fine), an empty file, more than ``max_bytes``, more than
+``max_values`` values (counted before anything is built: a value costs far more in memory than its text, an
+empty list 64 bytes for its 3 characters ``[],``), invalid or
 truncated JSON, nesting deeper than ``max_depth``, integers of more than 20 digits or outside SQLite's 64-bit
 range, NaN and the infinities (also a float that overflows), lone surrogates in strings and keys, NUL in keys,
 duplicate keys.
 
 The decoder's hooks cannot know where they are, so they leave sentinel objects in the result (``_Bad`` for a
-number, ``_Pairs`` for an object with a duplicate key); one iterative walk in document order then finds the
+number: the first one with its message, every later one the same shared ``_LATER``, since the hooks are
+called in document order and only the first is ever named; ``_Pairs`` for an object with a duplicate key); one iterative walk in document order then finds the
 first problem (sentinel, too deep, bad string or key) and names its path. Syntax errors and the decoder's
 ``RecursionError`` are placed by a small tokenizer over the text (``_locate``), also without recursion.
 
@@ -30,6 +33,9 @@ from .errors import RuleError
 from .messages import N_, define
 
 MAX_BYTES = 8 * 1024 * 1024
+# values, object members and array elements (``count_values``): a session file is limited to 45,000 objects
+# (companion.archive), a few values each; the heaviest 8 MB file under this limit costs about 5 times its size
+MAX_VALUES = 300_000
 MAX_DEPTH = 64
 MAX_INT_DIGITS = 20
 INT_MIN, INT_MAX = -2**63, 2**63 - 1  # SQLite's INTEGER
@@ -39,6 +45,8 @@ _VALUE_SHOWN = 30
 define("file", {
     "empty": N_("the file is empty: choose a session file (.json)"),
     "too_large": N_("the file is too large (%(size)s bytes, at most %(max)s): import fewer sessions at a time"),
+    "too_many_values": N_("the file holds too many values (about %(count)s, at most %(max)s): this is not a "
+                          "session file"),
     "not_utf8": N_("not UTF-8 text at byte %(offset)s (line %(line)s): save the file as UTF-8"),
     "syntax": N_("not valid JSON at line %(line)s, column %(column)s (%(reason)s): correct it there"),
     "truncated": N_("the file ends too early (line %(line)s, column %(column)s): it was cut off, export it "
@@ -89,25 +97,42 @@ def _shown(text: str, limit: int = _VALUE_SHOWN) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _parse_int(text: str):
-    digits = len(text) - (text[0] == "-")
-    if digits > MAX_INT_DIGITS:  # never int() it: > 4300 digits raises ValueError, and it is refused anyway
-        return _Bad("file.int_digits", digits=digits)
-    n = int(text)
-    if n < INT_MIN or n > INT_MAX:
-        return _Bad("file.int_range", value=text, min=str(INT_MIN), max=str(INT_MAX))
-    return n
+_LATER = _Bad("file.later")  # every refused number after the first: the walk stops at the first
 
 
-def _parse_float(text: str):
-    f = float(text)
-    if isfinite(f):
-        return f
-    return _Bad("file.float_range", value=_shown(text))
+class _Numbers:
+    """The decoder's number hooks for one document: the first refused number gets its own ``_Bad`` (with
+    its message), every later one the shared ``_LATER`` (hooks run in document order, so a later one is
+    never the first problem): a file of a million ``1e999`` costs a million pointers, not a million
+    messages."""
+    __slots__ = ("refused",)
 
+    def __init__(self):
+        self.refused = False
 
-def _parse_constant(text: str):  # NaN, Infinity, -Infinity
-    return _Bad("file.not_a_number", value=text)
+    def bad(self, code: str, **params):
+        if self.refused:
+            return _LATER
+        self.refused = True
+        return _Bad(code, **params)
+
+    def parse_int(self, text: str):
+        digits = len(text) - (text[0] == "-")
+        if digits > MAX_INT_DIGITS:  # never int() it: > 4300 digits raises ValueError, and it is refused anyway
+            return self.bad("file.int_digits", digits=digits)
+        n = int(text)
+        if n < INT_MIN or n > INT_MAX:
+            return self.bad("file.int_range", value=text, min=str(INT_MIN), max=str(INT_MAX))
+        return n
+
+    def parse_float(self, text: str):
+        f = float(text)
+        if isfinite(f):
+            return f
+        return self.bad("file.float_range", value=_shown(text))
+
+    def parse_constant(self, text: str):  # NaN, Infinity, -Infinity
+        return self.bad("file.not_a_number", value=text)
 
 
 def _object(pairs):
@@ -305,13 +330,24 @@ def _path_parts(in_object, parts, states):
     return [p for obj, p, s in zip(in_object, parts, states) if not (obj and (s == _KEY or p is None))]
 
 
-def parse_document(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def count_values(data: bytes | str) -> int:
+    """An upper bound of the values, members and elements in a JSON text (a ``,`` ``[`` or ``{`` inside a
+    string counts too): each but the first follows a comma or opens a container. C speed, nothing built."""
+    if isinstance(data, bytes):
+        return data.count(b",") + data.count(b"[") + data.count(b"{") + 1
+    return data.count(",") + data.count("[") + data.count("{") + 1
+
+
+def parse_document(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
+                   max_values: int = MAX_VALUES) -> Any:
     """A session file's bytes (or text) as a JSON value, or ``RuleError`` naming the path of the first problem."""
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     if isinstance(data, bytes):
         if len(data) > max_bytes:
             raise RuleError("file.too_large", "$", size=len(data), max=max_bytes)
+        if (count := count_values(data)) > max_values:
+            raise RuleError("file.too_many_values", "$", count=count, max=max_values)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
@@ -321,6 +357,8 @@ def parse_document(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: 
         size = len(text) if len(text) > max_bytes else len(text.encode("utf-8", "surrogatepass"))
         if size > max_bytes:
             raise RuleError("file.too_large", "$", size=size, max=max_bytes)
+        if (count := count_values(text)) > max_values:
+            raise RuleError("file.too_many_values", "$", count=count, max=max_values)
     else:
         raise TypeError(f"parse_document takes bytes or str, not {type(data).__name__}")
     if text.startswith(_BOM):
@@ -328,8 +366,9 @@ def parse_document(data: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: 
     if not text.strip(_JSON_SPACE):
         raise RuleError("file.empty", "$")
 
-    decoder = json.JSONDecoder(object_pairs_hook=_object, parse_int=_parse_int, parse_float=_parse_float,
-                               parse_constant=_parse_constant)
+    numbers = _Numbers()
+    decoder = json.JSONDecoder(object_pairs_hook=_object, parse_int=numbers.parse_int,
+                               parse_float=numbers.parse_float, parse_constant=numbers.parse_constant)
     try:
         value = decoder.decode(text)
     except json.JSONDecodeError as err:

@@ -437,3 +437,34 @@ def test_fuzz_mutated_documents(text, mutations, as_bytes):
     if not as_bytes:
         data = data.decode("utf-8", "replace")
     outcome(data)
+
+
+# ------------------------------------------------------------------------------- what a file costs in memory
+
+def test_too_many_values_are_refused_before_anything_is_built():
+    from companion.jsonparse import MAX_VALUES
+
+    err = refused(b"[" + b"[]," * (MAX_VALUES // 2) + b"[]]")
+    assert err.code == "file.too_many_values" and err.path == "$"
+    assert refused("[" + "0," * MAX_VALUES + "0]").code == "file.too_many_values"      # text too
+    assert parse_document(b"[" + b"0," * 1000 + b"0]", max_values=1002) == [0] * 1001     # the list and 1,001
+    assert refused(b"[" + b"0," * 1000 + b"0]", max_values=1001).code == "file.too_many_values"
+
+
+@pytest.mark.parametrize("unit, code", [(b"1e999", "file.float_range"), (b"NaN", "file.not_a_number"),
+                                        (b"123456789012345678901", "file.int_digits")])
+def test_refused_numbers_cost_a_pointer_each_and_the_first_is_named(unit, code):
+    import tracemalloc
+
+    data = b'{"ok": [1, 2], "bad": [' + b", ".join([unit] * 200_000) + b"]}"
+    tracemalloc.start()
+    try:
+        err = refused(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert err.code == code and err.path == "bad[0]"
+    # the decoded text and a list of pointers; a message object for each number was 50 times the size
+    assert peak < 3 * len(data), (peak, len(data))
+    # the first refused number is named wherever it is, after refused ones or not
+    assert refused(b'[1, [2, ' + unit + b'], ' + unit + b']').path == "[1][1]"

@@ -20,18 +20,18 @@ from servers import NGINX, free_port, nginx_conf, nginx_folders, wait_for
 
 OPENSSL = shutil.which("openssl")
 
-SERVER = """
-    server {{
-        listen 127.0.0.1:{port} ssl;
-        ssl_certificate {tmp}/cert.pem;
-        ssl_certificate_key {tmp}/key.pem;
-        location / {{
-            proxy_pass http://127.0.0.1:{app_port};
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-        }}
-    }}"""
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the nginx configuration the project ships for the internet (deploy/), filled as the nginx image would
+TEMPLATE = os.path.join(ROOT, "deploy", "nginx.conf.template")
+
+
+def shipped_server(tmp, port: int, app_port: int) -> str:
+    from string import Template
+
+    with open(TEMPLATE) as fh:
+        text = fh.read()
+    return Template(text).safe_substitute(LISTEN=f"127.0.0.1:{port}", SERVER_NAME="127.0.0.1",
+                                          CERT=f"{tmp}/cert.pem", KEY=f"{tmp}/key.pem", UPSTREAM=f"127.0.0.1:{app_port}")
 
 
 class Phone:
@@ -93,7 +93,7 @@ def club(tmp_path_factory):
     subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                     "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")], check=True, capture_output=True)
     nginx_folders(tmp)
-    (tmp / "nginx.conf").write_text(nginx_conf(tmp, SERVER.format(tmp=tmp, port=proxy_port, app_port=app_port)))
+    (tmp / "nginx.conf").write_text(nginx_conf(tmp, shipped_server(tmp, proxy_port, app_port)))
     env = {**os.environ, "COMPANION_BASE_URL": ""}
     app = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--db", str(tmp / "club.db"),
                             "--host", "127.0.0.1", "--port", str(app_port), "--behind-proxy"],
@@ -150,6 +150,34 @@ def test_a_strangers_guesses_never_limit_a_valid_link_or_another_client(club):
     assert friend.get("/s/one-typo-xxxxxxxxxxxxxxxxxxxxxxxx")[0].status == 404
 
 
+def test_behind_nginx_one_address_one_budget_yet_its_links_and_browsers_stay_open(club):
+    """A club's wifi is one address: a neighbour's guesses there, spread over many routes, spend one budget
+    (120, not 120 a route); the organizer's browser (its cookie), the session's links and a table's link
+    at that same address go on working."""
+    from companion.db import connect
+    from companion.web import club_links
+
+    organizer = Phone(club["proxy"], "127.0.0.7")
+    links = organizer.new_session()
+    db = connect(str(club["tmp"] / "club.db"))
+    sid = db.execute("SELECT id FROM sessions WHERE edit_token = ?", [links["edit"].rsplit("/", 1)[1]]).fetchone()[0]
+    table = "/s/" + club_links.ensure(db, sid, ["1"])["1"]
+    neighbour = Phone(club["proxy"], "127.0.0.7")          # same address, no cookie of its own yet
+    routes = ["", "/settle", "/history", "/club", "/table", "/mus/0", "/newmarket/0", "/desmoche/0",
+              "/session.csv", "/club/cards"]
+    codes = []
+    for i in range(121):
+        neighbour.cookies.clear()                         # a guesser keeps no cookie
+        codes.append(neighbour.get(f"/s/guess{i:04d}xxxxxxxxxxxxxxxxxxxx{routes[i % 10]}")[0].status)
+    assert codes[:120] == [404] * 120 and codes[120] == 429
+    neighbour.cookies.clear()
+    assert neighbour.get(f"{table}/table")[0].status == 200            # a table's phone at that address
+    assert organizer.get("/s/one-typo-xxxxxxxxxxxxxxxxxxxxxxxx")[0].status == 404   # its own budget
+    assert organizer.get(links["edit"])[0].status == 200
+    assert organizer.get(links["view"])[0].status == 200
+    assert organizer.get(f"{table}/table")[0].status == 200
+
+
 # ---------------------------------------------------------------------------------------------- the settings
 
 @pytest.mark.parametrize("given, proxy", [(None, None), ("", None), ("0", None), ("false", None), (True, "127.0.0.1"),
@@ -177,13 +205,70 @@ def test_every_429_says_when_to_try_again(app, client):
     assert resp.status_code == 429 and resp.get_json()["status"] == 429 and int(resp.headers["Retry-After"]) >= 1
 
 
-def test_a_watchers_404s_under_a_link_never_stop_it_for_the_others(app):
+def test_a_watchers_404s_under_a_link_are_never_refused(app):
+    """A 404 under a valid link (a game that is not there) guesses nothing: never counted, never refused."""
     owner, watcher = app.test_client(), app.test_client()
     from helpers import new_session
 
     links = new_session(owner)
     env = {"REMOTE_ADDR": "10.0.0.9"}
-    codes = [watcher.get(f"{links['view']}/mus/{90 + i}", environ_base=env).status_code for i in range(121)]
-    assert codes[:120] == [404] * 120 and codes[120] == 429
-    assert watcher.get(links["view"], environ_base={"REMOTE_ADDR": "10.0.0.10"}).status_code == 200
+    codes = [watcher.get(f"{links['view']}/mus/{90 + i}", environ_base=env).status_code for i in range(130)]
+    assert codes == [404] * 130
+    assert watcher.get(links["view"], environ_base=env).status_code == 200
     assert owner.get(links["view"]).status_code == 200 and owner.get(links["edit"]).status_code == 200
+
+
+def table_link(app, edit: str, label: str = "1") -> str:
+    """A club table's scoring link for the session of ``edit`` (written as the club page does)."""
+    from companion.db import get_db
+    from companion.web import club_links
+
+    with app.app_context():
+        db = get_db()
+        sid = db.execute("SELECT id FROM sessions WHERE edit_token = ?", [edit.rsplit("/", 1)[1]]).fetchone()[0]
+        return "/s/" + club_links.ensure(db, sid, [label])[label]
+
+
+def test_one_budget_across_routes_and_a_table_link_is_a_valid_link(app):
+    from helpers import new_session
+
+    organizer = app.test_client()
+    links = new_session(organizer)
+    table = table_link(app, links["edit"])
+    guesser = app.test_client()
+    env = {"REMOTE_ADDR": "10.0.0.20"}
+    routes = ["", "/settle", "/history", "/club", "/table", "/mus/0", "/newmarket/0", "/desmoche/0",
+              "/session.csv", "/club/cards"]
+    codes = [guesser.get(f"/s/guess{i:04d}xxxxxxxxxxxxxxxxxxxx{routes[i % 10]}", environ_base=env).status_code
+             for i in range(121)]
+    assert codes[:120] == [404] * 120 and codes[120] == 429      # 120 in all, not 120 a route
+    # the table's phones at that address are not refused: a table link is a valid link
+    assert guesser.get(f"{table}/table", environ_base=env).status_code == 200
+    assert organizer.get(f"{table}/table", environ_base=env).status_code == 200
+    assert guesser.get(f"{table}/mus/7", environ_base=env).status_code == 404     # under it: no guess, no 429
+
+
+def test_a_browser_with_its_cookie_has_its_own_budget_and_an_address_a_ceiling(app):
+    from companion.web import limits
+
+    env = {"REMOTE_ADDR": "10.0.0.30"}
+    organizer = app.test_client()
+    assert organizer.get("/", environ_base=env).status_code == 200           # its browser cookie
+    neighbour = app.test_client(use_cookies=False)
+    codes = [neighbour.get(f"/s/guess{i:04d}xxxxxxxxxxxxxxxxxxxx", environ_base=env).status_code for i in range(121)]
+    assert codes[-1] == 429
+    # the organizer, at the same address, is not locked: its own typo is a 404, its pages open
+    assert organizer.get("/s/one-typo-xxxxxxxxxxxxxxxxxxxxxxxx", environ_base=env).status_code == 404
+    assert organizer.get("/", environ_base=env).status_code == 200
+    # new cookies are free to make: all the browsers of one address share a ceiling
+    ceiling = int(limits.WRONG_LINKS_ADDRESS.split()[0])
+    spent = 121
+    while spent < ceiling + 10:
+        minted = app.test_client()
+        minted.get("/", environ_base=env)
+        codes = [minted.get(f"/s/mint{spent + i:05d}xxxxxxxxxxxxxxxxxxx", environ_base=env).status_code
+                 for i in range(100)]
+        spent += codes.count(404)
+        if 429 in codes:
+            break
+    assert 429 in codes and spent <= ceiling + 1
