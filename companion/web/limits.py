@@ -2,7 +2,7 @@
 token is slowed to a crawl, a table's phones never notice. Only wrong guesses count: a 404 (no such
 link) and every try of the admin token.
 
-One budget per client across every route (a guess at ``/s/<x>/settle`` and one at ``/s/<y>/mus/0`` spend
+One budget per client across every route (a guess at ``/s/<x>/settle`` and one at ``/s/<y>/history`` spend
 the same allowance: counted per route, 47 routes gave a guesser 47 times the documented rate). The client
 is its real address (behind a proxy, the one it forwards: see ``companion.proxy``) and, where it has one,
 its browser cookie: at a club's wifi (one address behind NAT) a neighbour's guesses spend the neighbour's

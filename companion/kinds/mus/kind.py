@@ -15,6 +15,7 @@ from . import actions as A
 from .hand import Ctx, Play, lance, start_state, team_ref
 from .options import LANCES, STAGES, TEAMS, effective, other
 from ...club.results import match_result
+from .toasts import undone
 from .shape import (HEAD_KEYS, SCORING, members, norm_cards, norm_head, norm_held, norm_item)
 
 TITLE = "mus.title"
@@ -673,9 +674,7 @@ class MusKind:
         return {"teams": [seats[0::2], seats[1::2]], "ranks": {"A": [1, 2], "B": [2, 1], "draw": [1, 1]}[result]}
 
     def undone(self, rec: GameRec) -> dict | None:
-        from .view import undone
-
-        return undone(rec)
+        return undone(self, rec)
 
     def partnership(self, rec: GameRec) -> dict:
         """Who played with whom, and how it went (the players' pages: partners over time)."""

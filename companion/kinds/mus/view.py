@@ -12,6 +12,8 @@ from .kind import KIND, keepers_of, stones_of, team_names
 from .moves import MAX_TALLY, dump_tally, mv
 from .options import LANCES, TEAMS, effective
 from .shape import TALLY_LANCES
+from .toasts import ordago_accepted, step_text
+from .toasts import toast as _toast
 
 BET_AMOUNTS = (2, 3, 5, 10)
 QUICK_BETS = (2, 5)     # the thumb bar's envite buttons (the others are one tap away, under "More")
@@ -21,19 +23,6 @@ RECENT = 3       # hands the live region shows; the rest is on the hand-by-hand 
 PARES_CHOICES = (("", "–"), ("pareja", {"code": "mus.pares.pareja"}), ("medias", {"code": "mus.pares.medias"}),
                  ("duples", {"code": "mus.pares.duples"}))
 JUEGO_CHOICES = (("", "–"), ("31", "31"), ("32", "32"), ("40", "40"), ("other", {"code": "mus.choice.other"}))
-
-
-def step_text(step: dict) -> dict:
-    t = step["team"]
-    if "bet" in step:
-        return msg("mus.step.bet", team=t, n=step["bet"])
-    if "raise" in step:
-        return msg("mus.step.raise", team=t, n=step["raise"])
-    if "ordago" in step:
-        return msg("mus.step.ordago", team=t)
-    if "call" in step:
-        return msg("mus.step.call", team=t)
-    return msg("mus.step.fold", team=t)
 
 
 def player_rows(seats: list[str], order: list[str]) -> list[dict]:
@@ -182,69 +171,6 @@ def rest_view(rec: GameRec, progress: dict | None, ui: dict) -> dict:
 # ---------------------------------------------------------------------------------------------------
 # the line under the score after each recorded step
 
-def toast(rec: GameRec) -> dict | None:
-    """What the last tap recorded, in one line (the log keeps the detail)."""
-    if not len(rec.items):
-        return None
-    current, play = KIND.current(rec)
-    if play is not None:
-        pr = play.progress
-        body = rec.items[-1].body
-        steps = body.get(pr["stage"]) if pr["stage"] in LANCES else None
-        if steps and (pr["bidding"] or {}).get("kind") == "pending":
-            return msg("mus.toast.step", lance=lance(pr["lance"] or pr["stage"]), step=step_text(steps[-1]))
-        accepted = ordago_accepted(body)
-        if accepted and pr["status"] == "showdown":
-            return msg("mus.toast.ordago", lance=lance(accepted))
-        done = play.result["lances"]
-        if declared_last(body, pr, done):
-            return msg("mus.toast.declared", lance=lance(pr["lance"] or pr["stage"]))
-        if done:
-            return msg("mus.toast.step", lance=lance(done[-1]["lance"]), step=done[-1]["what"])
-        return msg("mus.toast.started", hand=pr["hand"], mano=pr["mano"])
-    r = rec.items[-1].result
-    if r.get("kind") == "adjust":
-        aw = r["awards"][0]
-        return msg("mus.toast.adjust", team=aw["team"], points=f"{aw['points']:+d}")
-    ended = r.get("ended_game")
-    base = msg("mus.toast.counted", hand=r["hand"], a=r["points"]["A"], b=r["points"]["B"])
-    if current["match_winner"]:
-        return msg("mus.toast.match", base=base, team=current["match_winner"])
-    if ended:
-        return msg("mus.toast.game", base=base, team=ended["winner"], game=ended["game"])
-    return base
-
-
-def ordago_accepted(body: dict) -> str | None:
-    """The lance whose órdago was accepted (quiero) in this hand: the count decides the game."""
-    for L in LANCES:
-        steps = body.get(L) or []
-        if len(steps) >= 2 and "ordago" in steps[-2] and "call" in steps[-1]:
-            return L
-    return None
-
-
-def declared_last(body: dict, pr: dict, done: list) -> bool:
-    """Whether the last tap was "who has pares and juego" (it plays no lance itself): the bidding of pares
-    or juego has not started and no lance was settled after the declaration."""
-    if "declared" not in body or pr["status"] != "bidding" or pr["stage"] not in ("pares", "juego"):
-        return False
-    if body.get(pr["stage"]):
-        return False
-    # (pares settled by the declaration itself, "nobody had it", says so in its own toast)
-    return not done or done[-1]["lance"] in ("grande", "chica")
-
-
-def undone(rec: GameRec) -> dict | None:
-    """What undo is about to take back, said as the toast after it: "Undone: A 2 · quiero in Chica"."""
-    said = toast(rec)
-    if said is None:
-        return None
-    if said["code"] == "mus.toast.step":
-        return msg("mus.toast.undone_step", step=said["step"], lance=said["lance"])
-    return msg("mus.toast.undone", what=said)
-
-
 def controls(rec: GameRec, st: dict, progress: dict | None, play: Play | None, picks: dict, base_url,
              mano_override) -> dict:
     R, seats = st["rules"], st["seats"]
@@ -336,3 +262,8 @@ def moved(was: list[int], now: list[int], fixed: int) -> list[dict]:
     if len(lines) == 1:
         lines.append(msg("mus.fix.same"))
     return lines
+
+
+def toast(rec: GameRec) -> dict | None:
+    """What the last tap recorded, in one line (``toasts.toast`` for this kind)."""
+    return _toast(KIND, rec)
