@@ -111,8 +111,8 @@ def propose_stage(club: dict, matches: list[dict], k: int) -> Proposal:
         ties = [t for rnd in view.bracket.rounds for t in rnd
                 if t.a is not None and t.b is not None and t.game is None]
         out.round = min((t.round for t in ties), default=out.round)
-        out.tables = [{"table": str(offset + t.at), "a": list(t.a), "b": list(t.b), "round": t.round}
-                      for t in sorted(ties, key=lambda t: (t.at, t.round, t.index))]
+        out.tables = [{"table": str(offset + t.at), "a": list(t.a), "b": list(t.b), "round": t.round,
+                       "games_to_win": t.to_win} for t in sorted(ties, key=lambda t: (t.at, t.round, t.index))]
         return out
     rnd = out.round
     if plan["format"] == "pairs_swiss":
