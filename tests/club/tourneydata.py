@@ -2,6 +2,8 @@
 (for the pure tests) and as a session file."""
 from __future__ import annotations
 
+import copy
+
 from clubdata import tally_hands
 
 NAMES = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Fermín", "Gorka", "Hodei", "Iker", "Jone", "Koldo", "Lur",
@@ -58,8 +60,8 @@ def match(gi, stage, rnd, table, a, b, games, current=None, ended=None, to_win=2
 def club(byes_upto=5):
     stages = [dict(s) for s in STAGES]
     stages[0]["byes"] = {str(r): [P[x] for x in BYES[r]] for r in BYES if r <= byes_upto}
-    return {"format": "stages", "kind": "mus", "minutes": 50, "pairs": [P[i] for i in range(1, 11)],
-            "stages": stages}
+    return copy.deepcopy({"format": "stages", "kind": "mus", "minutes": 50, "pairs": [P[i] for i in range(1, 11)],
+                          "stages": stages})
 
 
 def matches(keep=lambda stage, rnd: True):
@@ -82,5 +84,5 @@ def game(stage, rnd, table, a, b, games, current=None, ended=None, to_win=2):
 def example_doc():
     games = [game(stage, rnd, table, P[a], P[b], gs, cur, ended, tw)
              for stage, rnd, table, a, b, gs, cur, ended, tw in plays()]
-    return {"format": "companion-session/1", "name": "AEIT night", "players": list(NAMES),
-            "club": club(), "games": games}
+    return copy.deepcopy({"format": "companion-session/1", "name": "AEIT night", "players": list(NAMES),
+                          "club": club(), "games": games})
