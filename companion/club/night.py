@@ -21,7 +21,7 @@ def club_state(header: dict, games, states: list[dict]) -> dict:
     club = header["club"]
     matches = matches_of(games, states)
     if club["format"] == "stages":           # rules/tournament.md, "State"
-        from .stages import tournament_state
+        from .tournament import tournament_state
 
         return tournament_state(club, matches)
     out = {"format": club["format"], "round": current_round(matches, club)}

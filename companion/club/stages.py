@@ -226,40 +226,6 @@ def entrants(view: StageView, ranks: list[int]) -> list:
     return [r[0] for r in ordered(view, ranks)]
 
 
-# -- the state ---------------------------------------------------------------------------------------
-
-def _names(pair) -> list:
-    return list(pair)
-
-
-def stage_state(view: StageView) -> dict:
-    out = {"name": view.plan["name"], "format": view.format, "round": view.round, "done": view.done,
-           "pairs": [_names(p) for p in view.pairs] if view.pairs is not None else None}
-    if view.pairs is None:
-        return out
-    if view.format == "groups":
-        out["groups"] = [{"pairs": [_names(p) for p in grp], "standings": rows}
-                         for grp, rows in zip(view.groups, view.standings)]
-    elif view.format == "knockout":
-        out["bracket"] = [[t.as_state() for t in rnd] for rnd in view.bracket.rounds]
-        if view.done:
-            out["classification"] = [{"pair": _names(p), "rank": rank}
-                                     for p, rank in view.bracket.classification()]
-    else:
-        out["standings"] = view.standings[0]
-    return out
-
-
-def tournament_state(club: dict, matches: list[dict]) -> dict:
-    from .classification import night
-
-    t = evaluate(club, matches)
-    out = {"format": "stages", "stages": [stage_state(v) for v in t.stages]}
-    if t.done:
-        out["classification"] = night(t)
-    return out
-
-
 def swiss_standings(view: StageView) -> list[dict]:
     """A Swiss stage's standings (for its proposals): ``club.md``'s over the stage's pairs and byes."""
     club = {"format": "pairs_swiss", "pairs": [list(p) for p in view.pairs], "byes": view.plan.get("byes") or {}}

@@ -3,8 +3,9 @@ brackets A (places 1-2, third place, a bigger final) and B (places 3-4)."""
 from tourneydata import P, P1, P2, P3, P4, P5, P6, P7, P8, P9, P10, GROUP_ROUNDS, BYES, club, matches
 
 from companion.club.groups import serpentine
-from companion.club.proposals import propose_stage
-from companion.club.stages import evaluate, tournament_state
+from companion.club.stage_proposals import propose_stage
+from companion.club.stages import evaluate
+from companion.club.tournament import tournament_state
 
 
 def before(stage, rnd):

@@ -10,9 +10,10 @@ from tourneydata import match
 
 from companion.club.groups import group_sizes
 from companion.club.knockout import bracket_size
-from companion.club.proposals import propose_stage
+from companion.club.stage_proposals import propose_stage
 from companion.club.shape import clean_stages
-from companion.club.stages import evaluate, plan_count, tournament_state
+from companion.club.stages import evaluate, plan_count
+from companion.club.tournament import tournament_state
 from companion.club.standings import pair_key
 
 
