@@ -18,14 +18,17 @@ define("tsetup", {
     "same_name": N_("Line %(n)s: the two names are the same player"),
     "paired_twice": N_("Line %(n)s: %(name)s is already in the pair of line %(line)s"),
     "bad_name": N_("Line %(n)s: %(why)s"),
+    "already_paired": N_("Line %(n)s: %(name)s is already registered in a pair"),
     "template": N_("choose one of the stage plans"),
 })
 
 
-def parse_pairs(text: str, players: list[str]) -> tuple[list[list[str]], list[str], list[dict]]:
+def parse_pairs(text: str, players: list[str], registered: list | None = None
+                ) -> tuple[list[list[str]], list[str], list[dict]]:
     """(pairs in seed order, the names to add to ``players``, errors): one pair a line, names separated by
     a comma, semicolon, slash, ampersand, plus or " - "; blank lines skipped. A name matching a listed
-    player (case and accents aside) is that player. Each error is a message naming its line."""
+    player (case and accents aside) is that player; a player of a ``registered`` pair cannot be paired
+    again. Each error is a message naming its line."""
     from ..session import clean_name, same_player
 
     pairs: list[list[str]] = []
@@ -51,6 +54,10 @@ def parse_pairs(text: str, players: list[str]) -> tuple[list[list[str]], list[st
             continue
         if names[0] == names[1]:
             errors.append({"code": "tsetup.same_name", "n": n})
+            continue
+        already = [x for x in names if any(x in p for p in registered or ())]
+        if already:
+            errors.append({"code": "tsetup.already_paired", "n": n, "name": already[0]})
             continue
         taken = [x for x in names if x in line_of]
         if taken:

@@ -28,6 +28,12 @@ def test_every_bad_line_is_named():
     assert render(errors[3]).startswith("Line 5: a name has at most 40 characters")
 
 
+def test_a_registered_player_cannot_be_paired_again():
+    pairs, new, errors = parse_pairs("ane, Koldo\nLur, Mikel", ["Ane", "Bea"], [["Ane", "Bea"]])
+    assert pairs == [["Lur", "Mikel"]] and new == ["Lur", "Mikel"]
+    assert render(errors[0]) == "Line 1: Ane is already registered in a pair"
+
+
 def test_check_in_keeps_the_seed_order():
     pairs = [P[i] for i in range(1, 6)]
     assert check_in(pairs, [list(reversed(P[4])), P[1], P[5]]) == [P[1], P[4], P[5]]

@@ -1,0 +1,61 @@
+"""The organizer's tournament setup page (companion/web/tournament.py), registered here as the app will:
+pairs pasted (every bad line named) or tapped, the check-in, the stage plan; fixed once a stage began."""
+import pytest
+from helpers import form_fields, new_session
+
+from companion.session import load
+from companion.web import tournament
+
+PLAYERS = ["Ane", "Bea", "Carlos", "Dani"]
+
+
+@pytest.fixture
+def tclient(app):
+    if "tournament" not in app.blueprints:
+        app.register_blueprint(tournament.bp)
+    return app.test_client()
+
+
+def post(client, edit, action, **data):
+    page = client.get(edit + "/tournament").get_data(as_text=True)
+    return client.post(edit + "/tournament/" + action,
+                       data={**form_fields(page, edit + "/tournament/" + action), **data})
+
+
+def export(client, edit):
+    import json
+
+    resp = client.get(edit + "/export.json")
+    return json.loads(resp.get_data(as_text=True)) if resp.status_code == 200 else None
+
+
+def test_paste_tap_check_in_and_plan(tclient):
+    edit = new_session(tclient, players=PLAYERS)["edit"]
+    assert tclient.get(edit + "/tournament").status_code == 200
+    resp = post(tclient, edit, "paste", pairs="Ane, Bea\nCarlos\nEneko, Fermín\nCarlos, Dani")
+    assert resp.status_code == 422
+    page = resp.get_data(as_text=True)
+    assert "Line 2: a pair is two names" in page and "Eneko" in page
+    resp = post(tclient, edit, "paste", pairs="Ane, Bea\nEneko, Fermín\nCarlos, Dani\nGorka, Hodei\nIker, Jone")
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    page = tclient.get(edit + "/tournament").get_data(as_text=True)
+    assert "Eneko &amp; Fermín" in page and "Bracket A" in page
+    resp = post(tclient, edit, "pair", a="Ane", b="Bea")
+    assert resp.status_code == 422
+    resp = post(tclient, edit, "paste", pairs="Koldo, Lur\nMikel, Nerea")
+    assert resp.status_code == 303
+    resp = post(tclient, edit, "checkin", present=["0", "1", "2", "3", "4", "6"])
+    assert resp.status_code == 303
+    resp = post(tclient, edit, "plan", template="swiss_knockout", rounds="3", top="4", games_to_win="2",
+                group_games_to_win="1", final_games_to_win="3", groups="2", places="2", third_place="on")
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    page = tclient.get(edit + "/tournament").get_data(as_text=True)
+    assert "Swiss" in page and "Koldo &amp; Lur" not in page and "Mikel &amp; Nerea" in page
+    resp = post(tclient, edit, "plan", template="groups_brackets", groups="9", places="2", rounds="3", top="4",
+                games_to_win="2", group_games_to_win="1", final_games_to_win="0")
+    assert resp.status_code == 422 and 'id="err-plan"' in resp.get_data(as_text=True)
+
+
+def test_a_view_link_cannot_set_up(tclient):
+    s = new_session(tclient, players=PLAYERS)
+    assert tclient.get(s["view"] + "/tournament").status_code == 403
