@@ -1,9 +1,12 @@
 """The organizer's tournament setup page (companion/web/tournament.py), registered here as the app will:
 pairs pasted (every bad line named) or tapped, the check-in, the stage plan; fixed once a stage began."""
-import pytest
-from helpers import form_fields, new_session
+import io
+import json
 
-from companion.session import load
+import pytest
+from helpers import csrf, form_fields, new_session
+from tourneydata import example_doc
+
 from companion.web import tournament
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani"]
@@ -20,13 +23,6 @@ def post(client, edit, action, **data):
     page = client.get(edit + "/tournament").get_data(as_text=True)
     return client.post(edit + "/tournament/" + action,
                        data={**form_fields(page, edit + "/tournament/" + action), **data})
-
-
-def export(client, edit):
-    import json
-
-    resp = client.get(edit + "/export.json")
-    return json.loads(resp.get_data(as_text=True)) if resp.status_code == 200 else None
 
 
 def test_paste_tap_check_in_and_plan(tclient):
@@ -59,3 +55,16 @@ def test_paste_tap_check_in_and_plan(tclient):
 def test_a_view_link_cannot_set_up(tclient):
     s = new_session(tclient, players=PLAYERS)
     assert tclient.get(s["view"] + "/tournament").status_code == 403
+
+
+def test_fixed_once_a_stage_began(tclient):
+    resp = tclient.post("/import", data={"csrf": csrf(tclient), "k": "",
+                                         "file": (io.BytesIO(json.dumps(example_doc()).encode()), "night.json")},
+                        content_type="multipart/form-data")
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    edit = resp.headers["Location"]
+    page = tclient.get(edit + "/tournament").get_data(as_text=True)
+    assert "the pairs and the plan are fixed" in page and "/tournament/plan" not in page
+    fields = form_fields(page, edit + "/tournament/checkin")
+    resp = tclient.post(edit + "/tournament/checkin", data={**fields, "present": ["0", "1"]})
+    assert resp.status_code == 409
