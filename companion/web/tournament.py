@@ -110,6 +110,11 @@ def _write(view: SessionView, steps: list) -> None:
 def _save(view: SessionView, pairs: list, new_players: list, stages: list | None = None) -> None:
     """The new players, then the club with these pairs (and plan): checked first, written as one."""
     header = view.header
+    steps: list = []
+    if header.get("club") is None:
+        # a session with a club holds 400 players: the club comes first, so the players may follow
+        steps.append(("club", {"club": {"format": "free"}}))
+        header = {**header, "club": {"format": "free"}}
     for name in new_players:
         header = events.player_added(_HeaderOnly(header), {"name": name}, False).header
     club = _club(view)
@@ -118,8 +123,10 @@ def _save(view: SessionView, pairs: list, new_players: list, stages: list | None
         stages = club["stages"] if club else None
         if stages is None or _plan_fits(stages, pairs, header["players"]) is not None:
             stages = _plan_of(settings, len(pairs))
+            if _plan_fits(stages, pairs, header["players"]) is not None:
+                stages = _plan_of({**settings, "template": "knockout"}, len(pairs))   # too few for groups
     new = {**(club or {}), "format": "stages", "kind": "mus", "pairs": pairs, "stages": stages}
-    steps = [("add_player", {"name": name}) for name in new_players]
+    steps += [("add_player", {"name": name}) for name in new_players]
     steps.append(("club", {"club": clean_club(new, header["players"])}))
     _write(view, steps)
 

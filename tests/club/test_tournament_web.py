@@ -68,3 +68,20 @@ def test_fixed_once_a_stage_began(tclient):
     fields = form_fields(page, edit + "/tournament/checkin")
     resp = tclient.post(edit + "/tournament/checkin", data={**fields, "present": ["0", "1"]})
     assert resp.status_code == 409
+
+
+def test_fifty_pairs_pasted_at_once(tclient):
+    edit = new_session(tclient, players=PLAYERS)["edit"]
+    text = "\n".join(f"Jugador {2 * i}, Jugador {2 * i + 1}" for i in range(50))
+    resp = post(tclient, edit, "paste", pairs=text)
+    assert resp.status_code == 303, resp.get_data(as_text=True)[-2000:]
+    page = tclient.get(edit + "/tournament").get_data(as_text=True)
+    assert "Jugador 98 &amp; Jugador 99" in page
+
+
+def test_two_pairs_make_a_knockout_until_a_plan_is_chosen(tclient):
+    edit = new_session(tclient, players=PLAYERS)["edit"]
+    resp = post(tclient, edit, "paste", pairs="Ane, Bea\nCarlos, Dani")
+    assert resp.status_code == 303, resp.get_data(as_text=True)[-2000:]
+    page = tclient.get(edit + "/tournament").get_data(as_text=True)
+    assert "<strong>Knockout</strong>" in page
