@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, request, url_for
 
-from .. import events, service
+from .. import events, kinds, service
+from ..club.results import round_matches
 from ..club.setup import TEMPLATES, check_in, parse_pairs, stage_plan
 from ..club.shape import clean_club
+from ..club.stage_proposals import propose_stage
+from ..club.tournament import tournament_state
 from ..db import get_db
 from ..errors import RuleError
 from ..messages import N_, define
@@ -87,8 +90,25 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, form
     paired = {x for p in pairs for x in p}
     ctx = {"club": club, "pairs": pairs, "unpaired": [p for p in view.players if p not in paired],
            "started": _started(view), "errors": errors or {}, "form": form, "templates": TEMPLATES,
-           "settings": _settings(club)}
+           "settings": _settings(club), "stages": [], "night": None}
+    if club:
+        ctx["stages"], ctx["night"] = _stages(view, club)
     return render("club/tournament.html", view, status=status, **ctx)
+
+
+def _stages(view: SessionView, club: dict) -> tuple[list[dict], list | None]:
+    """Each stage as the state says it, with its next proposal (read only: the rounds page starts it), and
+    the night's classification once every stage is done."""
+    games = view.games
+    heads = [g.head if g.head.get("round") is not None else {} for g in games]
+    states = [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(games, heads)]
+    matches = round_matches(heads, states)
+    state = tournament_state(club, matches)
+    out = []
+    for k, st in enumerate(state["stages"]):
+        p = propose_stage(club, matches, k)
+        out.append({**st, "proposal": p if p.tables else None})
+    return out, state.get("classification")
 
 
 @bp.get("/s/<token>/tournament")

@@ -47,6 +47,7 @@ def test_paste_tap_check_in_and_plan(tclient):
     assert resp.status_code == 303, resp.get_data(as_text=True)
     page = tclient.get(edit + "/tournament").get_data(as_text=True)
     assert "Swiss" in page and "Koldo &amp; Lur" not in page and "Mikel &amp; Nerea" in page
+    assert "Round 1: proposed" in page and "Table 3" in page                  # 6 pairs: 3 tables
     resp = post(tclient, edit, "plan", template="groups_brackets", groups="9", places="2", rounds="3", top="4",
                 games_to_win="2", group_games_to_win="1", final_games_to_win="0")
     assert resp.status_code == 422 and 'id="err-plan"' in resp.get_data(as_text=True)
@@ -65,6 +66,7 @@ def test_fixed_once_a_stage_began(tclient):
     edit = resp.headers["Location"]
     page = tclient.get(edit + "/tournament").get_data(as_text=True)
     assert "the pairs and the plan are fixed" in page and "/tournament/plan" not in page
+    assert 'id="classification"' in page and "1. Ane &amp; Bea" in page
     fields = form_fields(page, edit + "/tournament/checkin")
     resp = tclient.post(edit + "/tournament/checkin", data={**fields, "present": ["0", "1"]})
     assert resp.status_code == 409
