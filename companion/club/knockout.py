@@ -83,10 +83,6 @@ class Tie:
     at: int | None = None          # the table it is proposed at, counted within the stage (1, 2, ...)
     to_win: int = 2
 
-    @property
-    def known(self) -> bool:
-        return self.a is not None and (self.b is not None or self.bye)
-
     def as_state(self) -> dict:
         return {"a": _names(self.a), "b": _names(self.b), "bye": self.bye, "winner": _names(self.winner),
                 "games": list(self.games), "table": self.table}
@@ -124,15 +120,13 @@ class Bracket:
         losers share 3; the losers of a round of k ties share k + 1. A shared rank in seed order."""
         seed = {p: i for i, p in enumerate(self.seeds)}
         rank: dict = {self.final.winner: 1, self.final.loser: 2}
-        last = len(self.rounds)
-        for r, ties in enumerate(self.rounds[:-1], 1):
+        for ties in self.rounds[:-1]:
             for t in ties:
                 if t.loser is not None:
                     rank[t.loser] = len(ties) + 1
         if len(self.rounds[-1]) > 1:
             third = self.rounds[-1][1]
             rank[third.winner], rank[third.loser] = 3, 4
-        assert last and len(rank) == len(self.seeds)
         return sorted(rank.items(), key=lambda x: (x[1], seed[x[0]]))
 
 

@@ -41,10 +41,7 @@ def tables_taken(plan: dict, n: int) -> int:
     """The tables a stage of n pairs starts with (a knockout: its round-1 ties and round-2 ties of two
     byes; groups: the sum of group size // 2; a round robin or Swiss: n // 2)."""
     if plan["format"] == "knockout":
-        played = sum(1 for _x, y in K.first_round(n) if y <= n)
-        byes = [y > n for _x, y in K.first_round(n)]
-        double = sum(1 for i in range(0, len(byes) - 1, 2) if byes[i] and byes[i + 1]) if len(byes) > 1 else 0
-        return played + double
+        return K.build([(f"seed {i}",) for i in range(n)], {"games_to_win": 1}, []).starting_tables()
     if plan["format"] == "groups":
         return G.tables_of(G.group_sizes(n, plan["groups"]))
     return n // 2

@@ -7,6 +7,8 @@ Registered by the app as ``app.register_blueprint(tournament.bp)`` (``from .web 
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from flask import Blueprint, abort, request, url_for
 
 from .. import events, kinds, service
@@ -31,13 +33,6 @@ define("tweb", {
 
 NUMBERS = {"groups": 2, "places": 2, "rounds": 5, "top": 8, "games_to_win": 2, "group_games_to_win": 1,
            "final_games_to_win": 0}
-
-
-class _HeaderOnly:
-    """A night as a header event sees it (adding a player reads nothing else)."""
-
-    def __init__(self, header: dict):
-        self.header = header
 
 
 def _organizer(token: str) -> SessionView:
@@ -136,7 +131,8 @@ def _save(view: SessionView, pairs: list, new_players: list, stages: list | None
         steps.append(("club", {"club": {"format": "free"}}))
         header = {**header, "club": {"format": "free"}}
     for name in new_players:
-        header = events.player_added(_HeaderOnly(header), {"name": name}, False).header
+        # the event's own rule, on the header alone (adding a player reads nothing else)
+        header = events.player_added(SimpleNamespace(header=header), {"name": name}, False).header
     club = _club(view)
     if stages is None:
         settings = _settings(club)
