@@ -75,10 +75,10 @@ def test_every_allowance_is_still_needed():
 def test_the_scan_sees_a_name(tmp_path, monkeypatch):
     """The check itself: a kind's name written in a shared module is found."""
     (tmp_path / "companion").mkdir()
-    (tmp_path / "companion" / "shared.py").write_text("CSS = {'mus': 'mus.css'}\n")
+    (tmp_path / "companion" / "extra.py").write_text("CSS = {'mus': 'mus.css'}\n")
     monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
     monkeypatch.setattr(__import__(__name__), "SCANNED", [tmp_path / "companion"])
-    assert mentions("mus") == ["companion/shared.py:1: CSS = {'mus': 'mus.css'}"]
+    assert mentions("mus") == ["companion/extra.py:1: CSS = {'mus': 'mus.css'}"]
 
 
 def contract_names() -> set[str]:

@@ -4,15 +4,13 @@ standings CSV, and a table link's own page. The rules are pure (``companion.club
 into events and states into pages."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections import OrderedDict
 from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import events, kinds, service, store
+from .. import csvexport, events, kinds, numbers, service, store
 from ..club.night import current_round
 from ..club.results import round_matches
 from ..club.proposals import propose
@@ -183,7 +181,7 @@ def _unit_choices(club: dict, plan: dict) -> list[dict]:
 
 def _table_links(view: SessionView) -> list[dict]:
     root = links(view)["watch"].rsplit("/s/", 1)[0]
-    return [{"label": label, "url": f"{root}/s/{token}"} for label, token in
+    return [{"label": label, "url": f"{root}/s/{token}", "segment": club_links.segment(label)} for label, token in
             club_links.tables(get_db(), view.id).items()]
 
 
@@ -217,7 +215,7 @@ def setup(token):
     for key in ("minutes", "rounds"):
         value = form.get(key, "").strip()
         if value:
-            raw[key] = int(value) if value.isdigit() else value
+            raw[key] = numbers.parse_int(value, 0) if numbers.is_ascii_int(value) and len(value) < 10 else value
         else:
             raw.pop(key, None)
     errors = {}
@@ -236,7 +234,7 @@ def setup(token):
         raw.pop("pairs", None)
     to_win = (form.get("games_to_win") or "2").strip()
     raw["mus"] = {"rules": {"preset": form.get("preset", "spanish"),
-                            "games_to_win": int(to_win) if to_win.isdigit() and len(to_win) < 4 else to_win},
+                            "games_to_win": int(to_win) if numbers.is_ascii_int(to_win) and len(to_win) < 4 else to_win},
                   **({"scoring": "tally"} if form.get("scoring") == "tally" else {})}
     if not errors:
         try:
@@ -283,12 +281,12 @@ def swap(token):
 def _place(plan: dict, pairs: bool, ref: str):
     where, what = ref.split(":")
     if where == "f":
-        return ("f", int(what))
-    ti = int(where)
+        return ("f", numbers.parse_int(what, 0))
+    ti = numbers.parse_int(where, 0)
     plan["tables"][ti]          # IndexError when the plan has no such table
     if pairs:
         return ("t", ti, (0, 2) if what == "A" else (1, 3))
-    return ("t", ti, (int(what),))
+    return ("t", ti, (numbers.parse_int(what, 0),))
 
 
 def _get(plan, pairs, place):
@@ -373,7 +371,7 @@ def start(token):
             game["scoring"] = mus["scoring"]
         steps.append(("add_game", {"game": game}))
     try:      # the clock, the byes, every table and its link: one write (all of it or nothing)
-        _write_all(view, steps, request.form.get("v", type=int), also=lambda: club_links.add(db, view.id, labels))
+        _write_all(view, steps, request.form.get("v", type=numbers.int_or_none), also=lambda: club_links.add(db, view.id, labels))
     except RuleError as err:
         return _page(open_session(token), refusal(err), {"plan": t(err.msg)}, plan)
     return see_other(_here(token))
@@ -507,7 +505,7 @@ def add_table(token):
 def replace_table(token, label):
     """A new scoring link for one table: the phones holding the old one are locked out."""
     view = _organizer(token)
-    if club_links.replace(get_db(), view.id, label) is None:
+    if club_links.replace(get_db(), view.id, club_links.label_of(label)) is None:
         abort(404)
     return see_other(_here(token) + "#tables")
 
@@ -553,14 +551,12 @@ def standings_csv(token):
     view = open_session(token)
     info = night(view)
     pairs = info["club"]["format"] in PAIR_FORMATS
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(["rank", "pair" if pairs else "player", "played", "won", "drawn", "lost",
-                "byes" if pairs else "sat_out", "match_points", "games_diff", "points_diff"])
+    rows = [["rank", "pair" if pairs else "player", "played", "won", "drawn", "lost",
+             "byes" if pairs else "sat_out", "match_points", "games_diff", "points_diff"]]
     for r in info["standings"]:
-        w.writerow([r["label"], " & ".join(r["pair"]) if pairs else r["player"], r["played"], r["won"], r["drawn"],
-                    r["lost"], r["byes" if pairs else "sat_out"], r["match_points"], r["games_diff"], r["points_diff"]])
-    resp = Response(buf.getvalue(), mimetype="text/csv")
+        rows.append([r["label"], " & ".join(r["pair"]) if pairs else r["player"], r["played"], r["won"], r["drawn"],
+                     r["lost"], r["byes" if pairs else "sat_out"], r["match_points"], r["games_diff"], r["points_diff"]])
+    resp = Response(csvexport.write(rows), mimetype="text/csv")   # the one cell escaper
     resp.headers["Content-Disposition"] = f'attachment; filename="standings-{view.id}.csv"'
     return resp
 
