@@ -31,6 +31,7 @@ MAX_ARCHIVE_FILES = 10_000
 MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 MAX_HANDS_PER_GAME = 5_000             # a long night of one game is a few hundred
 MAX_GAMES_PER_SESSION = 200
+MAX_GAMES_CLUB = 2_000                 # a session with ``club`` (rules/tournament.md, "Scale")
 MAX_HANDS_PER_SESSION = 20_000
 MAX_ENTRIES_PER_FILE = 45_000          # a full session: 20,000 hands, each holding an object or two
 ENTRIES_FREE = 25_000                  # an archive may always hold a few long nights ...
@@ -73,8 +74,9 @@ def check_work(doc) -> int:
     games = doc.get("games") if isinstance(doc, dict) else None
     if not isinstance(games, list):
         return 0                                     # load() says what is wrong with it
-    if len(games) > MAX_GAMES_PER_SESSION:
-        raise RuleError("limits.games", "games", max=MAX_GAMES_PER_SESSION, count=len(games))
+    most = MAX_GAMES_CLUB if doc.get("club") is not None else MAX_GAMES_PER_SESSION
+    if len(games) > most:
+        raise RuleError("limits.games", "games", max=most, count=len(games))
     total = 0
     for gi, game in enumerate(games):
         if not isinstance(game, dict):

@@ -3,6 +3,8 @@ per award or movement, reasons in English (the CSV is data; its headers stay Eng
 
 ``rows(session) -> list[list]`` (``COLUMNS``-shaped), ``to_csv(session) -> str`` (RFC 4180, CRLF line ends),
 ``place_name("@AH") -> "A♥ pile"`` (in English; ``place_name(value, renderer)`` in a page's words).
+A club night in stages also has its classification as CSV: ``classification_csv(session)`` (one row per
+pair, ``CLASSIFICATION_COLUMNS``; empty until every stage is done).
 """
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import io
 from . import kinds
 from .messages import ENGLISH, N_, Renderer, define, render
 
-__all__ = ["COLUMNS", "rows", "to_csv", "place_name", "cell", "write"]
+__all__ = ["COLUMNS", "rows", "to_csv", "place_name", "cell", "write", "CLASSIFICATION_COLUMNS",
+           "classification_rows", "classification_csv"]
 
 HEAD = ["session", "game", "kind", "round_type", "round"]
 TAIL = ["from", "to", "amount", "unit", "why"]
@@ -93,3 +96,24 @@ def rows(session) -> list[list]:
 
 def to_csv(session) -> str:
     return write([COLUMNS, *rows(session)])
+
+
+CLASSIFICATION_COLUMNS = ["session", "rank", "player_1", "player_2", "stage", "stage_name"]
+
+
+def classification_rows(session) -> list[list]:
+    """The night's classification (``rules/tournament.md``): rank, the pair, the last stage it played
+    (0-based, and its name). Nothing for a session without stages or before every stage is done."""
+    from .session import state_of
+
+    club = session.header.get("club") or {}
+    if club.get("format") != "stages":
+        return []
+    night = state_of(session)["club"].get("classification") or []
+    name = session.header.get("name", "")
+    return [[cell(v) for v in (name, r["rank"], r["pair"][0], r["pair"][1], r["stage"],
+                               club["stages"][r["stage"]]["name"])] for r in night]
+
+
+def classification_csv(session) -> str:
+    return write([CLASSIFICATION_COLUMNS, *classification_rows(session)])

@@ -16,7 +16,7 @@ from typing import Callable, Protocol
 from . import kinds
 from .errors import RuleError, Stale
 from .kinds.base import Action, Change, GameRec, Item, action_from_json, apply_change
-from .session import (MAX_PLAYERS, Session, build_game, clean_name, clean_session_name, game_doc, load,
+from .session import (max_players, Session, build_game, clean_name, clean_session_name, game_doc, load,
                       same_player, settle_of)
 
 
@@ -73,8 +73,8 @@ def player_added(night: Night, payload: dict, stale: bool) -> Outcome:
     same = same_player(name, players)
     if same is not None:
         raise RuleError("session.already_playing", "name", name=same)
-    if len(players) >= MAX_PLAYERS:
-        raise RuleError("session.too_many", "name", max=MAX_PLAYERS)
+    if len(players) >= max_players(header):
+        raise RuleError("session.too_many", "name", max=max_players(header))
     return Outcome(payload, header={**header, "players": [*players, name]})
 
 

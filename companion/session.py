@@ -19,6 +19,7 @@ from .settle import settle as settle_plan
 FORMAT = "companion-session/1"
 STATE_FORMAT = "companion-state/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 40
+MAX_CLUB_PLAYERS = 400          # a club night (rules/tournament.md, "Scale"): 200 pairs, 100 Mus tables
 MAX_NAME = 40
 MAX_SESSION_NAME = 80
 SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle")
@@ -85,11 +86,16 @@ def same_player(name: str, players: list[str]) -> str | None:
     return next((p for p in players if player_key(p) == key), None)
 
 
-def clean_players(raw, path: str = "players") -> list[str]:
+def max_players(header: dict) -> int:
+    """40 players, or 400 in a session with ``club``."""
+    return MAX_CLUB_PLAYERS if header.get("club") is not None else MAX_PLAYERS
+
+
+def clean_players(raw, path: str = "players", high: int = MAX_PLAYERS) -> list[str]:
     if not isinstance(raw, list):
         raise RuleError("session.players_list", path)
-    if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
-        raise RuleError("session.players_count", path, low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(raw))
+    if not MIN_PLAYERS <= len(raw) <= high:
+        raise RuleError("session.players_count", path, low=MIN_PLAYERS, high=high, count=len(raw))
     players: list[str] = []
     for i, item in enumerate(raw):
         name = clean_name(item, f"{path}[{i}]")
@@ -172,7 +178,7 @@ def normalize_header(doc) -> dict:
         out["started"] = clean_started(doc["started"])
     if doc.get("currency") is not None:
         out["currency"] = clean_currency(doc["currency"])
-    out["players"] = clean_players(doc.get("players"))
+    out["players"] = clean_players(doc.get("players"), high=max_players(doc))
     if doc.get("club") is not None:     # a club night (rules/club.md)
         from .club.shape import clean_club
 
@@ -222,7 +228,7 @@ def build_game(game, players: list[str], seed: dict | None, path: str = "") -> G
 def game_doc(rec: GameRec) -> dict:
     """The session-file game object: the kind's, with its table and round (a club night)."""
     doc = kinds.KINDS[rec.kind].to_doc(rec)
-    for key in ("table", "round"):
+    for key in ("table", "round", "stage"):
         if key in rec.head:
             doc[key] = rec.head[key]
     return doc
@@ -250,8 +256,14 @@ def load(doc) -> Session:
         from .club.shape import check_round_games
 
         check_round_games(header["club"], [{"kind": g.kind, "seats": kinds.KINDS[g.kind].seats(g.head),
-                                            "round": g.head.get("round")} for g in games])
+                                            "round": g.head.get("round"), "stage": g.head.get("stage"),
+                                            "head": g.head, "state": _state_later(g)} for g in games])
     return Session(header, games)
+
+
+def _state_later(rec: GameRec):
+    """A game's state, computed only when asked (a club in stages reads its round matches' results)."""
+    return lambda: kinds.KINDS[rec.kind].state(rec)
 
 
 def read_file(data: bytes | str) -> Session:

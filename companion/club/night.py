@@ -20,6 +20,10 @@ def current_round(matches: list[dict], club: dict) -> int:
 def club_state(header: dict, games, states: list[dict]) -> dict:
     club = header["club"]
     matches = matches_of(games, states)
+    if club["format"] == "stages":           # rules/tournament.md, "State"
+        from .tournament import tournament_state
+
+        return tournament_state(club, matches)
     out = {"format": club["format"], "round": current_round(matches, club)}
     if club["format"] != "free":
         out["standings"] = standings(club, header["players"], matches)

@@ -3,9 +3,11 @@
 - ``pairs_round_robin``: the circle method.
 - ``pairs_swiss``: round 1 by seed; later rounds an exact minimum-cost perfect matching (Edmonds' blossom
   algorithm, networkx) of cost (rematches, sum of squared rank differences), lexicographic: exact for any
-  number of pairs, O(n³). A pair's rank here is its place in the standings order (1, 2, 3 ...: pairs
-  sharing a printed rank "3=" are still ordered by seed), so every pairing's cost is well defined.
-- ``rotating``: exact dynamic programming over the set of seated players up to ``EXACT_ROTATING``
+  number of pairs, O(n³). A table counts one rematch for each time its pairs met before. A pair's rank is
+  its place in the standings order among the pairs still present (1, 2, 3 ...: pairs sharing a printed
+  rank "3=" are still ordered by seed), so every pairing's cost is well defined.
+- ``rotating`` (a repeated partnership or opponent pair counts once for each earlier round it happened in):
+  exact dynamic programming over the set of seated players up to ``EXACT_ROTATING``
   players; beyond it, partnerships with the fewest repeats (exact, blossom), tables of two partnerships
   with the fewest repeated opponents for those partnerships (exact, blossom), then swaps of two players
   while that lowers the cost. The partner count is always optimal there; the opponent count is a good
@@ -27,6 +29,7 @@ EXACT_ROTATING = 12
 @dataclass
 class Proposal:
     round: int
+    stage: int | None = None                           # a staged club: the stage (0-based)
     tables: list[dict] = field(default_factory=list)   # [{"table": "1", "a": [..], "b": [..]}]
     free: list = field(default_factory=list)           # byes (pairs) or sit-outs (players)
     cost: tuple = ()                                   # swiss: (rematches, Σ rank diff²); rotating: (partners, opponents)
@@ -177,10 +180,16 @@ def swiss(pairs: list[list[str]], rnd: int, order: list[tuple], met: dict, byes:
 # -- rotating partners -----------------------------------------------------------------------------
 
 def rotating_cost(tables: list[tuple[tuple, tuple]], partners: dict, opponents: dict) -> tuple[int, int]:
-    """(repeated partnerships, repeated opponent pairs) of tables given as ((a1, a2), (b1, b2))."""
-    rep_p = sum(1 for a, b in tables for team in (a, b) if pair_key(team) in partners)
-    rep_o = sum(1 for a, b in tables for x in a for y in b if pair_key((x, y)) in opponents)
+    """(repeated partnerships, repeated opponent pairs) of tables given as ((a1, a2), (b1, b2)): each
+    counts once for every earlier round in which those two were partners / opponents (club.md)."""
+    rep_p = sum(partners.get(pair_key(team), 0) for a, b in tables for team in (a, b))
+    rep_o = sum(opponents.get(pair_key((x, y)), 0) for a, b in tables for x in a for y in b)
     return rep_p, rep_o
+
+
+def _opponent_bound(n: int, opponents: dict) -> int:
+    """More than the opponent repeats of any plan of n players: a weight that puts partners first."""
+    return 4 * (n // 4) * max(opponents.values(), default=0) + 1
 
 
 def sit_outs(present: list[str], order: list[str], sat: dict, players: list[str]) -> list[str]:
@@ -217,7 +226,7 @@ def _rotating_exact(seated: tuple, partners: dict, opponents: dict) -> list[tupl
     """Minimum (partner repeats, opponent repeats) over every way to seat ``seated`` at tables of four:
     dynamic programming over the set still to seat (the first of them picks three others)."""
     n = len(seated)
-    big = n + 1                                            # opponent repeats are at most n
+    big = _opponent_bound(n, opponents)
 
     @lru_cache(maxsize=None)
     def best(mask: int) -> tuple[int, tuple]:
@@ -243,11 +252,11 @@ def _rotating_exact(seated: tuple, partners: dict, opponents: dict) -> list[tupl
 
 def _rotating_large(seated: list[str], partners: dict, opponents: dict) -> list[tuple[tuple, tuple]]:
     n = len(seated)
-    teams = min_cost_pairing(n, lambda i, j: 1 if pair_key((seated[i], seated[j])) in partners else 0)
+    teams = min_cost_pairing(n, lambda i, j: partners.get(pair_key((seated[i], seated[j])), 0))
     duos = [(seated[i], seated[j]) for i, j in teams]
     match = min_cost_pairing(len(duos), lambda i, j: rotating_cost([(duos[i], duos[j])], {}, opponents)[1])
     tables = [(duos[i], duos[j]) for i, j in match]
-    big = n + 1
+    big = _opponent_bound(n, opponents)
 
     def total(ts):
         p, o = rotating_cost(ts, partners, opponents)

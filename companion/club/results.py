@@ -1,7 +1,7 @@
 """The result of a round's Mus match (``rules/club.md``, "The result of a round's match").
 
 A round match is read from what the state says of a Mus game (``teams``, ``games``, ``games_won``,
-``match_winner``, ``score``) plus the file's ``round``, ``table`` and ``ended``: the same dict serves the
+``match_winner``, ``score``) plus the file's ``round``, ``table``, ``ended`` and ``stage``: the same dict serves the
 standings, the sala and the proposals.
 """
 from __future__ import annotations
@@ -50,6 +50,16 @@ def round_matches(heads: list[dict], states: list[dict]) -> list[dict]:
         if head.get("kind") != "mus" or head.get("round") is None:
             continue
         out.append({"game": gi, "round": head["round"], "table": head.get("table"), "ended": head.get("ended"),
+                    "stage": head.get("stage"), "games_to_win": games_to_win(head),
                     "teams": st["teams"], "games": st["games"], "games_won": st["games_won"],
                     "match_winner": st["match_winner"], "score": st["score"]})
     return out
+
+
+def games_to_win(head: dict) -> int | None:
+    """The match's ``games_to_win`` as its rules resolve it (the preset's unless overridden)."""
+    from ..kinds.mus.options import PRESETS
+
+    rules = head.get("rules") or {}
+    preset = PRESETS.get(rules.get("preset", "pagat"))
+    return rules.get("games_to_win", preset and preset["games_to_win"])

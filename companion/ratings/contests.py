@@ -2,7 +2,8 @@
 
 A **contest** is a finished result between players:
 - a Mus match that is decided (or, on a club night, ended by the clock: more games won, then the higher
-  score of the game in progress, else a draw) between its two pairs;
+  score of the game in progress, else a draw) between its two pairs; every round game of a club in stages
+  is one (a group match, a Swiss round, each knockout tie: a tie is one match, never level);
 - any other kind's ended game, ranking its players by net (equal nets share the rank).
 
 ``{"gi": game index, "kind", "teams": [[player key, ...], ...], "ranks": [1, 2, ...] (1 best, shared

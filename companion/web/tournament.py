@@ -1,0 +1,246 @@
+"""The organizer's tournament setup (``rules/tournament.md``): register the pairs (tap two names, or paste
+a list: every bad line named), check them in, pick a stage plan (groups then brackets A and B, a Swiss
+then a knockout, one knockout). The rules are pure (``companion.club.setup``, ``shape``); this turns forms
+into events. Once a stage game exists the pairs and the plan are fixed: the page only shows them.
+
+Registered by the app as ``app.register_blueprint(tournament.bp)`` (``from .web import tournament``).
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from flask import Blueprint, abort, request, url_for
+
+from .. import events, kinds, service
+from ..club.results import round_matches
+from ..club.setup import TEMPLATES, check_in, parse_pairs, stage_plan
+from ..club.shape import clean_club
+from ..club.stage_proposals import propose_stage
+from ..club.tournament import tournament_state
+from ..db import get_db
+from ..errors import RuleError
+from ..messages import N_, define
+from .common import SessionView, open_session, refusal, render, request_key, require_edit, see_other
+from .i18n import t
+
+bp = Blueprint("tournament", __name__)
+
+define("tweb", {
+    "started": N_("The first stage has begun: the pairs and the plan are fixed."),
+    "pick_two": N_("Choose two different players who are not in a pair yet."),
+    "number": N_("%(field)s must be a whole number"),
+})
+
+NUMBERS = {"groups": 2, "places": 2, "rounds": 5, "top": 8, "games_to_win": 2, "group_games_to_win": 1,
+           "final_games_to_win": 0}
+
+
+def _organizer(token: str) -> SessionView:
+    view = require_edit(token)
+    if view.table is not None:
+        abort(403)
+    return view
+
+
+def _here(token: str) -> str:
+    return url_for("tournament.page", token=token)
+
+
+def _club(view: SessionView) -> dict | None:
+    club = view.header.get("club")
+    return club if club and club.get("format") == "stages" else None
+
+
+def _started(view: SessionView) -> bool:
+    return any(g.head.get("stage") is not None for g in view.games)
+
+
+def _settings(club: dict | None) -> dict:
+    """The plan form's numbers as the stored plan says them (else the defaults)."""
+    out = dict(NUMBERS, template="groups_brackets", third_place=True)
+    if not club:
+        return out
+    stages = club["stages"]
+    first = stages[0]
+    if first["format"] == "groups":
+        out.update(template="groups_brackets", groups=first["groups"],
+                   places=len(stages[1]["from"]["ranks"]) if len(stages) > 1 else 2)
+    elif first["format"] == "pairs_swiss":
+        out.update(template="swiss_knockout", rounds=first["rounds"],
+                   top=len(stages[1]["from"]["ranks"]) if len(stages) > 1 else 8)
+    else:
+        out["template"] = "knockout"
+    knock = next((s for s in stages if s["format"] == "knockout"), None)
+    if knock:
+        out.update(games_to_win=knock["games_to_win"], final_games_to_win=knock.get("final_games_to_win") or 0,
+                   third_place=bool(knock.get("third_place")))
+    if first.get("games_to_win"):
+        out["group_games_to_win"] = first["games_to_win"]
+    return out
+
+
+def _page(view: SessionView, status: int = 200, errors: dict | None = None, form=None):
+    club = _club(view)
+    pairs = club["pairs"] if club else []
+    paired = {x for p in pairs for x in p}
+    ctx = {"club": club, "pairs": pairs, "unpaired": [p for p in view.players if p not in paired],
+           "started": _started(view), "errors": errors or {}, "form": form, "templates": TEMPLATES,
+           "settings": _settings(club), "stages": [], "night": None}
+    if club:
+        ctx["stages"], ctx["night"] = _stages(view, club)
+    return render("club/tournament.html", view, status=status, **ctx)
+
+
+def _stages(view: SessionView, club: dict) -> tuple[list[dict], list | None]:
+    """Each stage as the state says it, with its next proposal (read only: the rounds page starts it), and
+    the night's classification once every stage is done."""
+    games = view.games
+    heads = [g.head if g.head.get("round") is not None else {} for g in games]
+    states = [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(games, heads)]
+    matches = round_matches(heads, states)
+    state = tournament_state(club, matches)
+    out = []
+    for k, st in enumerate(state["stages"]):
+        p = propose_stage(club, matches, k)
+        out.append({**st, "proposal": p if p.tables else None})
+    return out, state.get("classification")
+
+
+@bp.get("/s/<token>/tournament")
+def page(token):
+    view = open_session(token)
+    if not view.can_edit or view.table is not None:
+        abort(403)
+    return _page(view)
+
+
+def _write(view: SessionView, steps: list) -> None:
+    """One organizer's action of several events: all of them land or none."""
+    from .. import security
+
+    service.write_many(get_db(), view.row, steps, browser=security.browser_id(), key=request_key(),
+                       seen_version=None, location=_here(view.token))
+
+
+def _save(view: SessionView, pairs: list, new_players: list, stages: list | None = None) -> None:
+    """The new players, then the club with these pairs (and plan): checked first, written as one."""
+    header = view.header
+    steps: list = []
+    if header.get("club") is None:
+        # a session with a club holds 400 players: the club comes first, so the players may follow
+        steps.append(("club", {"club": {"format": "free"}}))
+        header = {**header, "club": {"format": "free"}}
+    for name in new_players:
+        # the event's own rule, on the header alone (adding a player reads nothing else)
+        header = events.player_added(SimpleNamespace(header=header), {"name": name}, False).header
+    club = _club(view)
+    if stages is None:
+        settings = _settings(club)
+        stages = club["stages"] if club else None
+        if stages is None or _plan_fits(stages, pairs, header["players"]) is not None:
+            stages = _plan_of(settings, len(pairs))
+            if _plan_fits(stages, pairs, header["players"]) is not None:
+                stages = _plan_of({**settings, "template": "knockout"}, len(pairs))   # too few for groups
+    new = {**(club or {}), "format": "stages", "kind": "mus", "pairs": pairs, "stages": stages}
+    steps += [("add_player", {"name": name}) for name in new_players]
+    steps.append(("club", {"club": clean_club(new, header["players"])}))
+    _write(view, steps)
+
+
+def _plan_fits(stages, pairs, players) -> RuleError | None:
+    try:
+        clean_club({"format": "stages", "kind": "mus", "pairs": pairs, "stages": stages}, players)
+    except RuleError as err:
+        return err
+    return None
+
+
+def _plan_of(settings: dict, n: int) -> list:
+    return stage_plan(settings["template"], n, groups=settings["groups"], places=settings["places"],
+                      rounds=settings["rounds"], top=settings["top"], games_to_win=settings["games_to_win"],
+                      group_games_to_win=settings["group_games_to_win"] or None,
+                      final_games_to_win=settings["final_games_to_win"] or None,
+                      third_place=settings["third_place"])
+
+
+def _refuse(token: str, err: RuleError, field: str):
+    return _page(open_session(token), refusal(err), {field: t(err.msg)}, form=request.form)
+
+
+@bp.post("/s/<token>/tournament/paste")
+def paste(token):
+    """Pairs pasted one a line, added after the registered ones (seed order is the order listed)."""
+    view = _organizer(token)
+    if _started(view):
+        return _page(view, 409, {"pairs": t({"code": "tweb.started"})})
+    club = _club(view)
+    before = club["pairs"] if club else []
+    pairs, new, errors = parse_pairs(request.form.get("pairs", ""), view.players, before)
+    if errors:
+        return _page(view, 422, {"lines": [t(e) for e in errors]}, form=request.form)
+    try:
+        _save(view, before + pairs, new)
+    except RuleError as err:
+        return _refuse(token, err, "pairs")
+    return see_other(_here(token))
+
+
+@bp.post("/s/<token>/tournament/pair")
+def pair(token):
+    """A pair by tapping two names of the session."""
+    view = _organizer(token)
+    if _started(view):
+        return _page(view, 409, {"pair": t({"code": "tweb.started"})})
+    club = _club(view)
+    before = club["pairs"] if club else []
+    a, b = request.form.get("a", ""), request.form.get("b", "")
+    paired = {x for p in before for x in p}
+    if a == b or a not in view.players or b not in view.players or a in paired or b in paired:
+        return _page(view, 422, {"pair": t({"code": "tweb.pick_two"})})
+    try:
+        _save(view, before + [[a, b]], [])
+    except RuleError as err:
+        return _refuse(token, err, "pair")
+    return see_other(_here(token))
+
+
+@bp.post("/s/<token>/tournament/checkin")
+def checkin(token):
+    """The pairs present: the others are taken out before the first stage starts."""
+    view = _organizer(token)
+    club = _club(view)
+    if club is None:
+        abort(400)
+    if _started(view):
+        return _page(view, 409, {"checkin": t({"code": "tweb.started"})})
+    here = [club["pairs"][int(i)] for i in request.form.getlist("present")
+            if i.isdigit() and int(i) < len(club["pairs"])]
+    try:
+        _save(view, check_in(club["pairs"], here), [])
+    except RuleError as err:
+        return _refuse(token, err, "checkin")
+    return see_other(_here(token))
+
+
+@bp.post("/s/<token>/tournament/plan")
+def plan(token):
+    """The stage plan: a template and its numbers."""
+    view = _organizer(token)
+    club = _club(view)
+    if club is None:
+        abort(400)
+    if _started(view):
+        return _page(view, 409, {"plan": t({"code": "tweb.started"})})
+    form = request.form
+    settings = {"template": form.get("template", ""), "third_place": form.get("third_place") == "on"}
+    for key in NUMBERS:
+        raw = (form.get(key) or "").strip() or "0"
+        if not raw.isdigit() or len(raw) > 3:
+            return _page(view, 422, {"plan": t({"code": "tweb.number", "field": key})}, form=form)
+        settings[key] = int(raw)
+    try:
+        stages = _plan_of(settings, len(club["pairs"]))
+        _save(view, club["pairs"], [], stages)
+    except RuleError as err:
+        return _refuse(token, err, "plan")
+    return see_other(_here(token))
