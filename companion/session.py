@@ -19,7 +19,7 @@ from .settle import settle as settle_plan
 FORMAT = "companion-session/1"
 STATE_FORMAT = "companion-state/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 40
-MAX_CLUB_PLAYERS = 400          # a club night (rules/tournament.md, "Scale"): 200 pairs, 100 Mus tables
+MAX_CLUB_PLAYERS = 400          # a club night (rules/tournament.md, "Scale"): 200 pairs, 100 tables
 MAX_NAME = 40
 MAX_SESSION_NAME = 80
 SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle")

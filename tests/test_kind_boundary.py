@@ -26,6 +26,7 @@ ALLOWED: dict[str, tuple[set[str], str]] = {
     "companion/club/results.py": ({"mus"}, _MUS_CLUB),
     "companion/club/shape.py": ({"mus"}, _MUS_CLUB),
     "companion/web/club.py": ({"mus"}, _MUS_CLUB),
+    "companion/web/tournament.py": ({"mus"}, _MUS_CLUB),
     "companion/glossary.py": ({"mus", "newmarket", "desmoche"}, _GLOSSARY),
     "companion/ratings/__init__.py": ({"mus"}, _RATINGS),
     "companion/ratings/contests.py": ({"mus"}, _RATINGS),

@@ -12,10 +12,10 @@ from .. import kinds
 
 
 def register(app) -> None:
-    from . import assets, club, face, history, i18n, ratings, sessions, settle, static_files  # noqa: F401
+    from . import assets, club, face, history, i18n, ratings, sessions, settle, static_files, tournament  # noqa: F401
     # face: installed before any kind's blueprint is imported (companion/kinds/face.py)
 
-    for module in (sessions, settle, history, assets, ratings, club):
+    for module in (sessions, settle, history, assets, ratings, club, tournament):
         app.register_blueprint(module.bp)
     for name in kinds.KINDS:
         app.register_blueprint(import_module(f"companion.kinds.{name}.blueprint").bp)
