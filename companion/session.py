@@ -21,8 +21,8 @@ STATE_FORMAT = "companion-state/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 40
 MAX_NAME = 40
 MAX_SESSION_NAME = 80
-SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle")
-HEADER_KEYS = ("format", "name", "started", "currency", "players", "club", "settle")
+SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle", "log")
+HEADER_KEYS = ("format", "name", "started", "currency", "players", "club", "settle", "log")
 
 define("session", {
     "object": N_("a session file is a JSON object"),
@@ -181,6 +181,10 @@ def normalize_header(doc) -> dict:
         settle = _clean_settle(doc["settle"], out["players"])
         if settle:
             out["settle"] = settle
+    if doc.get("log"):                  # the organizer's log of a club night (changes no score)
+        from .club.log import clean_log
+
+        out["log"] = clean_log(doc["log"])
     return out
 
 
@@ -262,10 +266,11 @@ def read_file(data: bytes | str) -> Session:
 
 
 def to_doc(session: Session) -> dict:
-    doc = {k: session.header[k] for k in HEADER_KEYS if k in session.header and k != "settle"}
+    doc = {k: session.header[k] for k in HEADER_KEYS if k in session.header and k not in ("settle", "log")}
     doc["games"] = [game_doc(g) for g in session.games]
-    if session.header.get("settle"):
-        doc["settle"] = session.header["settle"]
+    for key in ("settle", "log"):
+        if session.header.get(key):
+            doc[key] = session.header[key]
     return doc
 
 

@@ -25,8 +25,8 @@ from ..kinds.mus.actions import EndByTime
 from ..messages import N_, define
 from ..share import qr_svg
 from . import club_links
-from .common import SessionView, is_poll, links, open_session, perform, refusal, render, request_key, require_edit, \
-    see_other, unchanged_poll
+from .common import SessionView, check, is_poll, links, open_session, perform, refusal, render, request_key, \
+    require_edit, see_other, unchanged_poll
 from .i18n import t
 
 bp = Blueprint("club", __name__)
@@ -187,10 +187,10 @@ def _table_links(view: SessionView) -> list[dict]:
             club_links.tables(get_db(), view.id).items()]
 
 
-def _organizer(token: str) -> SessionView:
+def _organizer(token: str, command: str) -> SessionView:
+    """The organizer's link, asked by ``permit`` for ``command`` (a table's link: 403, nothing changes)."""
     view = require_edit(token)
-    if view.table is not None:
-        abort(403)
+    check(view, command)
     return view
 
 
@@ -209,7 +209,7 @@ def _here(token):
 @bp.post("/s/<token>/club/setup")
 def setup(token):
     """The format, the round clock, the pairs, the club's Mus rules."""
-    view = _organizer(token)
+    view = _organizer(token, "club_setup")
     form = request.form
     raw: dict = dict(_club(view) or {})
     raw["format"] = form.get("format", "")
@@ -240,7 +240,7 @@ def setup(token):
                   **({"scoring": "tally"} if form.get("scoring") == "tally" else {})}
     if not errors:
         try:
-            perform(view, "club", {"club": clean_club(raw, view.players)}, _here(token))
+            perform(view, "club", {"club": clean_club(raw, view.players)}, _here(token), command="club_setup")
         except RuleError as err:
             field = err.path.split(".")[1].split("[")[0] if "." in err.path else "format"
             if field == "mus":
@@ -266,7 +266,7 @@ def _read_plan(form) -> dict:
 def swap(token):
     """Swap two players (rotating) or two pairs in the proposed plan: the page comes back with it (nothing
     is written until the round starts)."""
-    view = _organizer(token)
+    view = _organizer(token, "swap")
     club = _club(view) or abort(400)
     plan = _read_plan(request.form)
     x, y = request.form.get("x", ""), request.form.get("y", "")
@@ -347,7 +347,7 @@ def _check_plan(view: SessionView, club: dict, plan: dict) -> None:
 def start(token):
     """One tap: the round's byes or sit-outs and its clock, and a Mus match at each table (the club's
     rules, seats from the plan), each table with its own scoring link."""
-    view = _organizer(token)
+    view = _organizer(token, "start_round")
     club = _club(view)
     if not club or club["format"] == "free":
         return _page(view, 422, {"plan": t({"code": "clubweb.no_club"})})
@@ -390,7 +390,7 @@ def _write_all(view: SessionView, steps: list, seen: int | None, also=None) -> s
 @bp.post("/s/<token>/club/end")
 def end(token):
     """End the round: every unfinished match of it ends by the clock (``"ended": "time"``)."""
-    view = _organizer(token)
+    view = _organizer(token, "end_round")
     info = night(view)
     running = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
     if not running:
@@ -435,7 +435,7 @@ def _stuck(view: SessionView, running: list[dict]) -> list[str]:
 @bp.post("/s/<token>/club/leave")
 def leave(token):
     """A player (or, in pair formats, the pair) leaves between rounds; or comes back."""
-    view = _organizer(token)
+    view = _organizer(token, "leave")
     club = _club(view) or abort(400)
     name = request.form.get("name", "")
     left = list(club.get("left") or [])
@@ -445,7 +445,7 @@ def leave(token):
         left.append(name)
     new = dict(club, left=left)
     try:
-        perform(view, "club", {"club": clean_club(new, view.players)}, _here(token))
+        perform(view, "club", {"club": clean_club(new, view.players)}, _here(token), command="leave")
     except RuleError as err:
         return _page(view, refusal(err), {"leave": t(err.msg)})
     return see_other(_here(token))
@@ -454,7 +454,7 @@ def leave(token):
 @bp.post("/s/<token>/club/arrive")
 def arrive(token):
     """Late arrivals between rounds: a player (rotating), or a pair (pair formats) joins the night."""
-    view = _organizer(token)
+    view = _organizer(token, "arrive")
     club = _club(view) or abort(400)
     names = [request.form.get("name", "")] + ([request.form.get("partner", "")] if club["format"] in PAIR_FORMATS else [])
     header = view.header
@@ -476,7 +476,7 @@ def arrive(token):
 @bp.post("/s/<token>/club/table")
 def add_table(token):
     """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
-    view = _organizer(token)
+    view = _organizer(token, "add_table")
     club = _club(view) or {"format": "free"}
     form = request.form
     errors = {}
@@ -493,7 +493,7 @@ def add_table(token):
         game["scoring"] = mus["scoring"]
     if not errors:
         try:
-            perform(view, "add_game", {"game": game}, _here(token) + "#tables")
+            perform(view, "add_game", {"game": game}, _here(token) + "#tables", command="add_table")
         except RuleError as err:
             errors["seats"] = t(err.msg)
         else:
@@ -506,7 +506,7 @@ def add_table(token):
 @bp.post("/s/<token>/club/tables/<label>/replace")
 def replace_table(token, label):
     """A new scoring link for one table: the phones holding the old one are locked out."""
-    view = _organizer(token)
+    view = _organizer(token, "replace_table_link")
     if club_links.replace(get_db(), view.id, label) is None:
         abort(404)
     return see_other(_here(token) + "#tables")
@@ -538,7 +538,7 @@ def table_home(token):
 def cards(token):
     """Printable table cards (A4, two a page): the label, the QR of the table's scoring link, the seats
     of the current round."""
-    view = _organizer(token)
+    view = _organizer(token, "club_setup")
     info = night(view)
     seats = {tb["label"]: tb["st"] for tb in tables_now(view, info)}
     out = []

@@ -26,15 +26,6 @@ def find_table(db: Database, token: str):
             "header": json.loads(row[5]), "summary": json.loads(row[6]), "table": row[7]}, "table"
 
 
-def table_may(view, etype: str, payload: dict) -> bool:
-    """A table link records taps and undoes in its own table's games, and nothing else."""
-    if etype not in ("game", "undo"):
-        return False
-    gi = payload.get("game")
-    games = view.games
-    return isinstance(gi, int) and 0 <= gi < len(games) and games[gi].head.get("table") == view.table
-
-
 def tables(db: Database, session_id: int) -> dict[str, str]:
     """{label: token} of the session's tables, in label order (numbers first, by value)."""
     rows = db.execute("SELECT label, token FROM club_tables WHERE session_id = ?", [session_id]).fetchall()
