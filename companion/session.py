@@ -181,10 +181,12 @@ def normalize_header(doc) -> dict:
         settle = _clean_settle(doc["settle"], out["players"])
         if settle:
             out["settle"] = settle
-    if doc.get("log"):                  # the organizer's log of a club night (changes no score)
+    if doc.get("log") is not None:      # the organizer's log of a club night (changes no score)
         from .club.log import clean_log
 
-        out["log"] = clean_log(doc["log"])
+        log = clean_log(doc["log"])
+        if log:
+            out["log"] = log
     return out
 
 
