@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from flask import Blueprint, Response, abort, request, url_for
 
 from .. import events, kinds, service, store
-from ..club.night import current_round
+from ..club.night import current_round, round_in_play
 from ..club.results import round_matches
 from ..club.proposals import propose
 from ..club.results import match_result
@@ -92,14 +92,22 @@ def night(view: SessionView) -> dict:
     rnd = current_round(matches, club)
     shared = standings(club, view.players, matches) if club["format"] != "free" else []
     rows = [dict(row, label=rank_label(shared, row)) for row in shared]
+    in_round = [m for m in matches if m["round"] == rnd]
+    over = bool(in_round) and all(match_result(m)[0] for m in in_round)
+    planned = club.get("rounds")
     return {"club": club, "states": states, "games": games, "matches": matches, "round": rnd,
-            "standings": rows, "clock": _clock(club, rnd)}
+            "standings": rows, "clock": _clock(club, rnd, over), "round_over": over,
+            "night_over": bool(over and planned and rnd >= planned)}
 
 
-def _clock(club: dict, rnd: int) -> dict | None:
+def _clock(club: dict, rnd: int, stopped: bool = False) -> dict | None:
+    """The round clock: counting down from its start, or stopped once every match of the round has a
+    result (End the round, or the last match decided)."""
     started = (club.get("clock") or {}).get(str(rnd))
     if not started or not club.get("minutes"):
         return None
+    if stopped:
+        return {"stopped": True, "last_hand": False, "over": False, "minutes": 0, "left": 0}
     start = datetime.fromisoformat(started)
     end = start.timestamp() + club["minutes"] * 60
     now = datetime.now(timezone.utc).timestamp()
@@ -163,8 +171,21 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
         ctx.update(next_round=rnd, plan=plan, plan_json=json.dumps(plan, ensure_ascii=False),
                    units=_unit_choices(club, plan))
     ctx["table_links"] = _table_links(view)
+    ctx["log"] = _log_rows(view, info)
     ctx["running"] = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
     return render("club/club.html", view, status=status, **ctx)
+
+
+def _log_rows(view: SessionView, info: dict) -> list[dict]:
+    """The organizer's log, newest first, each entry with the table and round of its game (when that
+    game is still there) and whether it says that standings changed after a later round was paired."""
+    out = []
+    for entry in reversed(view.header.get("log") or []):
+        gi = entry["game"]
+        head = info["games"][gi].head if gi < len(info["games"]) else {}
+        out.append({**entry, "table": head.get("table"), "round": head.get("round"),
+                    "when": entry["at"][11:16]})
+    return out
 
 
 def _unit_choices(club: dict, plan: dict) -> list[dict]:
@@ -580,6 +601,39 @@ def sala(token):
 
 
 define("clubweb", {"card_qr": N_("QR code of the scoring link of table %(table)s")})
+
+
+@bp.app_template_global("table_round")
+def table_round(view: SessionView, gi: int | None = None) -> dict | None:
+    """What a table's phone shows above its match: the round, its clock ("last hand", "time is up", the
+    round over), and a newer match at this table (the next round started) to go to."""
+    if view is None or view.table is None:
+        return None
+    club = view.header.get("club") or {}
+    games = view.games
+    heads = [g.head for g in games]
+    rnd = round_in_play(heads, club)
+    mine = [i for i, h in enumerate(heads) if h.get("table") == view.table]
+    if gi is None:
+        gi = (request.view_args or {}).get("gi")
+    newer = None
+    if mine and isinstance(gi, int) and gi < mine[-1]:
+        newer = url_for(f"{games[mine[-1]].kind}.game", token=view.token, gi=mine[-1])
+    in_round = [g for g in games if g.head.get("round") == rnd and rnd]
+    over = bool(in_round) and all(g.head.get("ended") or (g.state or {}).get("match_winner") for g in in_round)
+    planned = club.get("rounds")
+    return {"gi": gi if isinstance(gi, int) else None, "round": rnd, "clock": _clock(club, rnd, over),
+            "round_over": over, "night_over": bool(over and planned and rnd >= planned), "newer": newer,
+            "newer_round": heads[mine[-1]].get("round") if newer else None}
+
+
+@bp.get("/s/<token>/table/strip")
+def table_strip(token):
+    """The table phone's strip alone (its own poll every 20 s: the clock moves on between taps)."""
+    view = open_session(token)
+    if view.table is None:
+        abort(404)
+    return render("club/_table_strip.html", view, gi=request.args.get("gi", type=int), alone=True)
 
 
 @bp.app_template_global("club_night")

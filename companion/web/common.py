@@ -267,9 +267,43 @@ def perform(view: SessionView, etype: str, payload: dict, location: str, command
     decision = check(view, name, gi)
     seen = request.form.get("v", type=int)
     if decision.ask:
-        return write_logged(view, [(etype, payload)], log_entry(view, decision.ask, gi), location, seen)
+        before = _result(view.games[gi]) if gi is not None else None
+        written = write_logged(view, [(etype, payload)], log_entry(view, decision.ask, gi), location, seen)
+        if gi is not None and not written.replayed:
+            _result_changed(view, gi, before)
+        return written
     return service.write(get_db(), view.row, etype, payload, browser=security.browser_id(), key=request_key(),
                          seen_version=seen, location=location, games=view.__dict__.get("games"))
+
+
+def _result(rec) -> tuple | None:
+    """A round match's result (winner or draw, and how), as the standings count it."""
+    from .. import kinds
+    from ..club.results import match_result
+
+    if rec is None or rec.kind != "mus" or rec.head.get("round") is None:
+        return None
+    return match_result({**kinds.KINDS["mus"].state(rec), "ended": rec.head.get("ended")})
+
+
+def _result_changed(view: SessionView, gi: int, before) -> None:
+    """A match of a round before the round in play has another result now: the standings that paired a
+    later round changed; the log says so (the organizer's page shows it)."""
+    from ..club.night import round_in_play
+
+    rec = view.games[gi] if gi < len(view.games) else None
+    if rec is None or rec.head.get("round") is None:
+        return
+    if rec.head["round"] >= round_in_play([g.head for g in view.games], view.header.get("club") or {}):
+        return
+    fresh = service.game(get_db(), view.id, gi)
+    if _result(fresh) == before:
+        return
+    row = store.session(get_db(), view.id)
+    entry = {**log_entry(view, "result_changed", gi)}
+    entry.pop("note", None)
+    service.write_many(get_db(), row, [("log", {"entry": entry})], browser=security.browser_id(), key=None,
+                       seen_version=None, location="")
 
 
 def write_logged(view: SessionView, steps: list, entry: dict | None, location: str, seen: int | None):
