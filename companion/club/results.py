@@ -53,3 +53,10 @@ def round_matches(heads: list[dict], states: list[dict]) -> list[dict]:
                     "teams": st["teams"], "games": st["games"], "games_won": st["games_won"],
                     "match_winner": st["match_winner"], "score": st["score"]})
     return out
+
+
+def round_result(kind: str, head: dict, state: dict) -> tuple[str | None, str | None] | None:
+    """A round game's result from its kind, head and state (None: not a round match)."""
+    if kind != "mus" or head.get("round") is None:
+        return None
+    return match_result({**state, "ended": head.get("ended")})

@@ -277,13 +277,14 @@ def perform(view: SessionView, etype: str, payload: dict, location: str, command
 
 
 def _result(rec) -> tuple | None:
-    """A round match's result (winner or draw, and how), as the standings count it."""
+    """A round match's result (winner or draw, and how), as the standings count it; None for a game
+    outside the rounds."""
     from .. import kinds
-    from ..club.results import match_result
+    from ..club.results import round_result
 
-    if rec is None or rec.kind != "mus" or rec.head.get("round") is None:
+    if rec is None or rec.head.get("round") is None:
         return None
-    return match_result({**kinds.KINDS["mus"].state(rec), "ended": rec.head.get("ended")})
+    return round_result(rec.kind, rec.head, kinds.KINDS[rec.kind].state(rec))
 
 
 def _result_changed(view: SessionView, gi: int, before) -> None:
