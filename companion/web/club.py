@@ -12,45 +12,25 @@ from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import events, kinds, service, store
+from .. import kinds, service, store
 from ..club.night import current_round, round_in_play
 from ..club.results import round_matches
 from ..club.proposals import propose
 from ..club.results import match_result
-from ..club.shape import clean_club, clean_label
+from ..club.commands import AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle
 from ..club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
 from ..db import get_db
 from ..errors import RuleError
-from ..kinds.mus.actions import EndByTime
 from ..messages import N_, define
 from ..share import qr_svg
 from . import club_links
-from .common import SessionView, check, is_poll, links, open_session, perform, refusal, render, request_key, \
+from .common import SessionView, check, is_poll, links, open_session, refusal, render, request_key, \
     require_edit, see_other, unchanged_poll
 from .i18n import t
 
 bp = Blueprint("club", __name__)
 SALA_PAGE = 12          # tables on one sala screen; more turn pages every 15 s
 
-define("clubweb", {
-    "pair_line": N_("Line %(n)s: a pair is two players of this session, like \"Ane, Bea\""),
-    "plan": N_("This plan no longer fits the players: propose the round again."),
-    "seat_twice": N_("%(name)s is seated twice"),
-    "missing": N_("%(name)s has no seat and is not sitting out"),
-    "not_pairs": N_("Table %(table)s: its teams must be two of the night's pairs"),
-    "no_round": N_("No round is being played."),
-    "open_hands": N_("Table %(tables)s has a hand being recorded: finish or undo it, then end the round."),
-    "no_club": N_("Choose a format first."),
-    "swap_same": N_("Choose two different places to swap."),
-    "not_present": N_("%(name)s is not playing tonight"),
-})
-
-
-class _HeaderOnly:
-    """A night as a header event sees it (adding a player reads nothing else)."""
-
-    def __init__(self, header: dict):
-        self.header = header
 
 
 # -- reading the night -----------------------------------------------------------------------------
@@ -143,14 +123,6 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
 
 # -- the organizer's page --------------------------------------------------------------------------
 
-def _units(club: dict, players: list[str]) -> list:
-    """Who the proposal seats: pairs (pair formats) or players, without those who left."""
-    left = set(club.get("left") or [])
-    if club["format"] in PAIR_FORMATS:
-        return [p for p in club.get("pairs") or [] if not left & set(p)]
-    return [p for p in players if p not in left]
-
-
 def _plan_of(proposal) -> dict:
     return {"tables": [proposal.seats(tb) for tb in proposal.tables], "free": proposal.free}
 
@@ -232,44 +204,37 @@ def setup(token):
     """The format, the round clock, the pairs, the club's Mus rules."""
     view = _organizer(token, "club_setup")
     form = request.form
-    raw: dict = dict(_club(view) or {})
-    raw["format"] = form.get("format", "")
-    raw["kind"] = "mus"
-    for key in ("minutes", "rounds"):
-        value = form.get(key, "").strip()
-        if value:
-            raw[key] = int(value) if value.isdigit() else value
-        else:
-            raw.pop(key, None)
-    errors = {}
-    if raw["format"] in PAIR_FORMATS:
-        pairs = []
-        for n, line in enumerate(form.get("pairs", "").splitlines(), 1):
-            if not line.strip():
-                continue
-            names = [x.strip() for x in line.replace("&", ",").split(",") if x.strip()]
-            if len(names) != 2 or not all(x in view.players for x in names):
-                errors["pairs"] = t({"code": "clubweb.pair_line", "n": n})
-                break
-            pairs.append(names)
-        raw["pairs"] = pairs
-    else:
-        raw.pop("pairs", None)
+    lines = tuple(tuple(x.strip() for x in line.replace("&", ",").split(",") if x.strip())
+                  for line in form.get("pairs", "").splitlines())
     to_win = (form.get("games_to_win") or "2").strip()
-    raw["mus"] = {"rules": {"preset": form.get("preset", "spanish"),
-                            "games_to_win": int(to_win) if to_win.isdigit() and len(to_win) < 4 else to_win},
-                  **({"scoring": "tally"} if form.get("scoring") == "tally" else {})}
-    if not errors:
-        try:
-            perform(view, "club", {"club": clean_club(raw, view.players)}, _here(token), command="club_setup")
-        except RuleError as err:
-            field = err.path.split(".")[1].split("[")[0] if "." in err.path else "format"
-            if field == "mus":
-                field = "games_to_win"
-            errors[field if field in ("format", "pairs", "minutes", "rounds", "games_to_win") else "format"] = t(err.msg)
-    if errors:
-        return _page(view, 422, errors, form=form)
-    return see_other(_here(token))
+    cmd = Setup(format=form.get("format", ""), pairs=lines, minutes=_number(form.get("minutes", "")),
+                rounds=_number(form.get("rounds", "")), preset=form.get("preset", "spanish"),
+                games_to_win=int(to_win) if to_win.isdigit() and len(to_win) < 4 else to_win,
+                tally=form.get("scoring") == "tally")
+    return _run(view, cmd, _here(token), lambda err: _page(view, 422, {err.field or "format": t(err.msg)}, form=form))
+
+
+def _number(value: str) -> int | str | None:
+    value = value.strip()
+    return (int(value) if value.isdigit() and len(value) < 6 else value) if value else None
+
+
+def _night(view: SessionView) -> Night:
+    return Night(view.header, view.games)
+
+
+def _run(view: SessionView, cmd, location: str, refused, seen: int | None = None):
+    """A club command: handled by the domain, written through the service (all or none), 303 to
+    ``location``; a refusal (the domain's or the write's) through ``refused(err)``."""
+    from .. import security
+
+    try:
+        plan = handle(cmd, _night(view))
+        service.run(get_db(), view.row, plan, browser=security.browser_id(), key=request_key(),
+                    seen_version=seen, location=location)
+    except RuleError as err:
+        return refused(err)
+    return see_other(location)
 
 
 def _read_plan(form) -> dict:
@@ -288,148 +253,40 @@ def swap(token):
     """Swap two players (rotating) or two pairs in the proposed plan: the page comes back with it (nothing
     is written until the round starts)."""
     view = _organizer(token, "swap")
-    club = _club(view) or abort(400)
+    _club(view) or abort(400)
     plan = _read_plan(request.form)
-    x, y = request.form.get("x", ""), request.form.get("y", "")
     try:
-        if x == y:
-            raise RuleError("clubweb.swap_same", "swap")
-        _swap(plan, club["format"] in PAIR_FORMATS, x, y)
-    except (RuleError, ValueError, IndexError, KeyError) as err:
-        message = t(err.msg) if isinstance(err, RuleError) else t({"code": "clubweb.plan"})
-        return _page(view, 422, {"swap": message}, plan)
+        handle(Swap(plan=plan, x=request.form.get("x", ""), y=request.form.get("y", "")), _night(view))
+    except RuleError as err:
+        return _page(view, 422, {"swap": t(err.msg)}, plan)
     return _page(view, plan=plan)
-
-
-def _place(plan: dict, pairs: bool, ref: str):
-    where, what = ref.split(":")
-    if where == "f":
-        return ("f", int(what))
-    ti = int(where)
-    plan["tables"][ti]          # IndexError when the plan has no such table
-    if pairs:
-        return ("t", ti, (0, 2) if what == "A" else (1, 3))
-    return ("t", ti, (int(what),))
-
-
-def _get(plan, pairs, place):
-    if place[0] == "f":
-        return plan["free"][place[1]]
-    seats = plan["tables"][place[1]]
-    got = [seats[i] for i in place[2]]
-    return got if pairs else got[0]
-
-
-def _put(plan, pairs, place, who):
-    if place[0] == "f":
-        plan["free"][place[1]] = who
-        return
-    seats = plan["tables"][place[1]]
-    for i, name in zip(place[2], who if pairs else [who]):
-        seats[i] = name
-
-
-def _swap(plan: dict, pairs: bool, x: str, y: str) -> None:
-    px, py = _place(plan, pairs, x), _place(plan, pairs, y)
-    a, b = _get(plan, pairs, px), _get(plan, pairs, py)
-    _put(plan, pairs, px, b)
-    _put(plan, pairs, py, a)
-
-
-def _check_plan(view: SessionView, club: dict, plan: dict) -> None:
-    """Every present pair or player seated once or sitting out once; tables of four; pairs as pairs."""
-    pairs = club["format"] in PAIR_FORMATS
-    units = _units(club, view.players)
-    seen: list[str] = []
-    for ti, seats in enumerate(plan["tables"]):
-        if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
-            raise RuleError("clubweb.plan", "plan")
-        if pairs:
-            keys = {frozenset(p) for p in units}
-            if frozenset(seats[0::2]) not in keys or frozenset(seats[1::2]) not in keys:
-                raise RuleError("clubweb.not_pairs", "plan", table=ti + 1)
-        seen += seats
-    for who in plan["free"]:
-        if pairs and not (isinstance(who, list) and frozenset(who) in {frozenset(p) for p in units}):
-            raise RuleError("clubweb.plan", "plan")
-        seen += list(who) if pairs else [who]
-    present = [n for u in units for n in (u if pairs else [u])]
-    for name in seen:
-        if not isinstance(name, str) or name not in present:
-            raise RuleError("clubweb.not_present", "plan", name=str(name)[:40])
-        if seen.count(name) > 1:
-            raise RuleError("clubweb.seat_twice", "plan", name=name)
-    for name in present:
-        if name not in seen:
-            raise RuleError("clubweb.missing", "plan", name=name)
 
 
 @bp.post("/s/<token>/club/start")
 def start(token):
     """One tap: the round's byes or sit-outs and its clock, and a Mus match at each table (the club's
-    rules, seats from the plan), each table with its own scoring link."""
+    rules, seats from the plan), each table with its own scoring link: one write, all of it or nothing."""
     view = _organizer(token, "start_round")
-    club = _club(view)
-    if not club or club["format"] == "free":
-        return _page(view, 422, {"plan": t({"code": "clubweb.no_club"})})
-    plan = _read_plan(request.form)
-    info = night(view)
-    rnd = info["round"] + 1
-    try:
-        _check_plan(view, club, plan)
-    except RuleError as err:
-        return _page(view, 422, {"plan": t(err.msg)}, plan)
-    new_club = dict(club)
-    if plan["free"]:
-        new_club["byes"] = {**(club.get("byes") or {}), str(rnd): plan["free"]}
-    new_club["clock"] = {**(club.get("clock") or {}), str(rnd): store.now()}
-    mus = club.get("mus") or {}
-    db = get_db()
-    labels = [str(i + 1) for i in range(len(plan["tables"]))]
-    steps = [("club", {"club": new_club})]
-    for label, seats in zip(labels, plan["tables"]):
-        game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
-                "seats": seats, "table": label, "round": rnd}
-        if mus.get("scoring"):
-            game["scoring"] = mus["scoring"]
-        steps.append(("add_game", {"game": game}))
-    try:      # the clock, the byes, every table and its link: one write (all of it or nothing)
-        _write_all(view, steps, request.form.get("v", type=int), also=lambda: club_links.add(db, view.id, labels))
-    except RuleError as err:
-        return _page(open_session(token), refusal(err), {"plan": t(err.msg)}, plan)
-    return see_other(_here(token))
-
-
-def _write_all(view: SessionView, steps: list, seen: int | None, also=None) -> store.Written:
-    """One organizer's action of several events, under the form's one key: all of them land or none."""
-    from .. import security
-
-    return service.write_many(get_db(), view.row, steps, browser=security.browser_id(), key=request_key(),
-                              seen_version=seen, location=_here(view.token), also=also)
+    plan = _read_plan(request.form) if _club(view) else {"tables": [], "free": []}
+    cmd = StartRound(plan=plan, now=store.now())
+    return _run(view, cmd, _here(token),
+                lambda err: _page(open_session(token), refusal(err), {"plan": t(err.msg)}, plan if _club(view) else None),
+                seen=request.form.get("v", type=int))
 
 
 @bp.post("/s/<token>/club/end")
 def end(token):
-    """End the round: every unfinished match of it ends by the clock (``"ended": "time"``)."""
+    """End the round: every unfinished match of it ends by the clock (``"ended": "time"``), in one
+    write; none does while a hand is being recorded at one of them."""
     view = _organizer(token, "end_round")
-    info = night(view)
-    running = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
-    if not running:
-        if _landed(view):       # a double tap: the first one ended the round
-            return see_other(_here(token))
-        return _page(view, 422, {"end": t({"code": "clubweb.no_round"})})
-    stuck = _stuck(view, running)
-    if not stuck:
-        try:        # every running table ends in one write, or none does
-            _write_all(view, [("game", {"game": tb["gi"], "action": EndByTime()}) for tb in running], None)
-        except RuleError as err:
-            view = open_session(token)
-            stuck = _stuck(view, [tb for tb in running if tb["gi"] < len(view.games)])
-            if not stuck:
-                return _page(view, refusal(err), {"end": t(err.msg)})
-    if stuck:
-        return _page(open_session(token), 409, {"end": t({"code": "clubweb.open_hands", "tables": ", ".join(stuck)})})
-    return see_other(_here(token))
+
+    def refused(err):
+        if err.code == "clubweb.no_round" and _landed(view):
+            return see_other(_here(token))      # a double tap: the first one ended the round
+        fresh = open_session(token)
+        return _page(fresh, 409 if err.code == "clubweb.open_hands" else refusal(err), {"end": t(err.msg)})
+
+    return _run(view, EndRound(), _here(token), refused)
 
 
 def _landed(view: SessionView) -> bool:
@@ -440,88 +297,33 @@ def _landed(view: SessionView) -> bool:
     return bool(key and store.stored(get_db(), security.browser_id(), str(view.id), key, formkeys.current()))
 
 
-def _stuck(view: SessionView, running: list[dict]) -> list[str]:
-    """The tables whose match the clock cannot end now (a hand being recorded): the kind's own rule,
-    asked without writing."""
-    out = []
-    for tb in running:
-        rec = view.games[tb["gi"]]
-        try:
-            kinds.KINDS[rec.kind].apply(rec, EndByTime())
-        except RuleError:
-            out.append(tb["label"])
-    return out
-
-
 @bp.post("/s/<token>/club/leave")
 def leave(token):
     """A player (or, in pair formats, the pair) leaves between rounds; or comes back."""
     view = _organizer(token, "leave")
-    club = _club(view) or abort(400)
-    name = request.form.get("name", "")
-    left = list(club.get("left") or [])
-    if name in left:
-        left.remove(name)
-    elif name in view.players:
-        left.append(name)
-    new = dict(club, left=left)
-    try:
-        perform(view, "club", {"club": clean_club(new, view.players)}, _here(token), command="leave")
-    except RuleError as err:
-        return _page(view, refusal(err), {"leave": t(err.msg)})
-    return see_other(_here(token))
+    _club(view) or abort(400)
+    return _run(view, Leave(name=request.form.get("name", "")), _here(token),
+                lambda err: _page(view, refusal(err), {"leave": t(err.msg)}))
 
 
 @bp.post("/s/<token>/club/arrive")
 def arrive(token):
     """Late arrivals between rounds: a player (rotating), or a pair (pair formats) joins the night."""
     view = _organizer(token, "arrive")
-    club = _club(view) or abort(400)
-    names = [request.form.get("name", "")] + ([request.form.get("partner", "")] if club["format"] in PAIR_FORMATS else [])
-    header = view.header
-    try:
-        for name in names:
-            # checked before anything is written (the event's own rule, on the header alone)
-            header = events.player_added(_HeaderOnly(header), {"name": name}, False).header
-        added = header["players"][len(view.players):]
-        steps = [("add_player", {"name": name}) for name in added]
-        if club["format"] in PAIR_FORMATS:
-            new = dict(club, pairs=[*club.get("pairs", []), added])
-            steps.append(("club", {"club": clean_club(new, header["players"])}))
-        _write_all(view, steps, None)       # the players and their pair: one write
-    except RuleError as err:
-        return _page(open_session(token), refusal(err), {"arrive": t(err.msg)})
-    return see_other(_here(token))
+    _club(view) or abort(400)
+    cmd = Arrive(name=request.form.get("name", ""), partner=request.form.get("partner", ""))
+    return _run(view, cmd, _here(token), lambda err: _page(open_session(token), refusal(err), {"arrive": t(err.msg)}))
 
 
 @bp.post("/s/<token>/club/table")
 def add_table(token):
     """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
     view = _organizer(token, "add_table")
-    club = _club(view) or {"format": "free"}
     form = request.form
-    errors = {}
-    try:
-        label = clean_label(form.get("label", ""), "label")
-    except RuleError as err:
-        errors["label"] = t(err.msg)
-        label = None
-    seats = [form.get(f"seat{i}", "") for i in range(4)]
-    mus = club.get("mus") or {}
-    game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
-            "seats": seats, "table": label}
-    if mus.get("scoring"):
-        game["scoring"] = mus["scoring"]
-    if not errors:
-        try:
-            perform(view, "add_game", {"game": game}, _here(token) + "#tables", command="add_table")
-        except RuleError as err:
-            errors["seats"] = t(err.msg)
-        else:
-            club_links.ensure(get_db(), view.id, [label])     # a refused match leaves no link behind
-    if errors:
-        return _page(view, 422, errors, form=form)
-    return see_other(_here(token) + "#tables")
+    cmd = AddTable(label=form.get("label", ""), seats=tuple(form.get(f"seat{i}", "") for i in range(4)))
+    return _run(view, cmd, _here(token) + "#tables",
+                lambda err: _page(view, refusal(err), {"label" if err.field == "label" else "seats": t(err.msg)},
+                                  form=form))
 
 
 @bp.post("/s/<token>/club/tables/<label>/replace")
