@@ -94,7 +94,14 @@ class SessionView:
         if not self.can_edit:
             return None
         found = store.last_undoable(get_db(), self.id, gi)
-        return found[1] if found else None
+        if not found:
+            return None
+        if self.table is not None:      # a table's link offers only the undo it may do
+            name = "remove" if found[1] == "add_game" else \
+                "undo_clock" if self.games[gi].head.get("ended") == "time" else "undo"
+            if not permit(capability(self), name, game_state(self, gi)).allowed:
+                return None
+        return found[1]
 
 
 def open_session(token: str) -> SessionView:

@@ -187,3 +187,13 @@ def test_the_clock_stops_at_the_rounds_end_and_the_night_ends_after_the_planned_
     assert "The night is over" in client.get(one + "/mus/0").get_data(as_text=True)
     start_round(client, edit)           # one more round stays possible
     assert "The night is over" not in client.get(edit + "/club").get_data(as_text=True)
+
+
+def test_a_table_phone_is_not_offered_what_it_may_not_do(client):
+    s, one, _ = night(client, "not_started")
+    assert "Remove this game" not in client.get(one + "/mus/0").get_data(as_text=True)
+    assert "Remove this game" in client.get(s["edit"] + "/mus/0").get_data(as_text=True)
+    s, one, _ = night(client, "decided")
+    assert f'action="{one}/undo/0"' not in client.get(one + "/mus/0").get_data(as_text=True)
+    s, one, _ = night(client, "playing")
+    assert f'action="{one}/undo/0"' in client.get(one + "/mus/0").get_data(as_text=True)
