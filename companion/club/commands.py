@@ -227,29 +227,29 @@ def end_round(cmd: EndRound, night: Night) -> Plan:
     return Plan([("game", {"game": gi, "action": EndByTime()}) for _label, gi in tables])
 
 
-class _HeaderOnly:
-    """A night as a header event sees it (adding a player reads nothing else)."""
-
-    def __init__(self, header: dict):
-        self.header = header
-
-
 def arrive(cmd: Arrive, night: Night) -> Plan:
-    from ..events import player_added
+    """Late arrivals: each name checked as adding a player checks it (the session's one rule), then the
+    players and, in pair formats, their pair: one write."""
+    from ..session import MAX_PLAYERS, clean_name, same_player
 
     club = night.club
     if not club:
         raise RuleError("clubweb.no_club", "arrive", field="arrive")
     names = [cmd.name] + ([cmd.partner or ""] if club["format"] in PAIR_FORMATS else [])
-    header = night.header
+    players = list(night.players)
+    added = []
     for name in names:
-        # the event's own rule, on the header alone: checked before anything is written
-        header = player_added(_HeaderOnly(header), {"name": name}, False).header
-    added = header["players"][len(night.players):]
+        name = clean_name(name, "name")
+        same = same_player(name, players)
+        if same is not None:
+            raise RuleError("session.already_playing", "name", field="arrive", name=same)
+        if len(players) >= MAX_PLAYERS:
+            raise RuleError("session.too_many", "name", field="arrive", max=MAX_PLAYERS)
+        players.append(name)
+        added.append(name)
     steps = [("add_player", {"name": name}) for name in added]
     if club["format"] in PAIR_FORMATS:
-        steps.append(("club", {"club": clean_club(dict(club, pairs=[*club.get("pairs", []), added]),
-                                                  header["players"])}))
+        steps.append(("club", {"club": clean_club(dict(club, pairs=[*club.get("pairs", []), added]), players)}))
     return Plan(steps)
 
 
