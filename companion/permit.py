@@ -187,7 +187,7 @@ def phase_of(head: dict, finished: bool, recorded: bool, round_in_play: int) -> 
 def markdown() -> str:
     """The table as the README shows it."""
     words = {"yes": "yes", "ask": "asked first, logged"}
-    head = "| command | game | organizer | table (its own) | scorer | watch |\n|---|---|---|---|---|---|\n"
+    head = "| command | phase | organizer | table (its own) | scorer | watch |\n|---|---|---|---|---|---|\n"
     rows = []
     for (cmd, phase), cells in DECISIONS.items():
         shown = []

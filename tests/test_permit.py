@@ -94,3 +94,4 @@ def test_markdown_shows_every_row():
     text = markdown()
     assert text.count("\n") == len(DECISIONS) + 2
     assert "| undo | decided | asked first, logged (reopened) | no (permit.decided) |" in text
+    assert text.startswith("| command | phase | organizer | table (its own) | scorer | watch |")
