@@ -232,8 +232,7 @@ def check(view: SessionView, command: str, gi=None) -> Decision:
 
 
 def _refused(view: SessionView, code: str) -> Response:
-    body = render_template("club/refused.html", view=view, message=t({"code": code}))
-    return Response(body, status=403, mimetype="text/html")
+    return render("club/refused.html", view, status=403, message=t({"code": code}))
 
 
 CONFIRM_SKIP = ("csrf", "k", "v", "confirm", "note")
@@ -242,9 +241,8 @@ CONFIRM_SKIP = ("csrf", "k", "v", "confirm", "note")
 def _ask(view: SessionView, decision: Decision, gi) -> Response:
     fields = [(k, v) for k, v in request.form.items(multi=True) if k not in CONFIRM_SKIP]
     rec = view.games[gi] if gi is not None else None
-    body = render_template("club/confirm.html", view=view, what=decision.ask, gi=gi, rec=rec, fields=fields,
-                           action=request.path, back=request.referrer if _same_site(request.referrer) else None)
-    return Response(body, status=200, mimetype="text/html")
+    return render("club/confirm.html", view, what=decision.ask, gi=gi, rec=rec, fields=fields, action=request.path,
+                  back=request.referrer if _same_site(request.referrer) else None)
 
 
 def _same_site(url: str | None) -> bool:

@@ -117,6 +117,7 @@ def test_the_organizer_reopens_a_finished_match_asked_first_and_logged(client):
     before = doc(client, s)
     asked = client.post(f"{edit}/undo/0", data={"csrf": csrf(client), "k": ""})
     assert "Reopen this finished match?" in asked.get_data(as_text=True)
+    assert "Watching" not in asked.get_data(as_text=True)          # the organizer's page, not a watcher's
     assert doc(client, s) == before                      # asking changed nothing
     assert confirm(client, asked, f"{edit}/undo/0", "wrong team <b>").status_code == 303
     log = log_of(client, s)
