@@ -228,6 +228,13 @@ def check(view: SessionView, command: str, gi=None) -> Decision:
         abort(_refused(view, decision.code))
     if decision.ask and request.form.get("confirm") != "1":
         abort(_ask(view, decision, gi))
+    if decision.ask:
+        from ..club.log import clean_note
+
+        try:        # a note that cannot be kept is said, and nothing is written
+            clean_note(request.form.get("note", ""), "note")
+        except RuleError as err:
+            abort(_ask(view, decision, gi, error=t(err.msg), status=422))
     return decision
 
 
@@ -238,10 +245,11 @@ def _refused(view: SessionView, code: str) -> Response:
 CONFIRM_SKIP = ("csrf", "k", "v", "confirm", "note")
 
 
-def _ask(view: SessionView, decision: Decision, gi) -> Response:
+def _ask(view: SessionView, decision: Decision, gi, error: str | None = None, status: int = 200) -> Response:
     fields = [(k, v) for k, v in request.form.items(multi=True) if k not in CONFIRM_SKIP]
     rec = view.games[gi] if gi is not None else None
-    return render("club/confirm.html", view, what=decision.ask, gi=gi, rec=rec, fields=fields, action=request.path,
+    return render("club/confirm.html", view, status=status, what=decision.ask, gi=gi, rec=rec, fields=fields,
+                  action=request.path, errors={"note": error} if error else {}, note=request.form.get("note", "")[:400],
                   back=request.referrer if _same_site(request.referrer) else None)
 
 
@@ -254,10 +262,7 @@ def log_entry(view: SessionView, what: str, gi: int) -> dict:
     from ..club.log import clean_note
 
     by = "organizer" if view.table is None else f"table {view.table}"
-    try:
-        note = clean_note(request.form.get("note", "")[:400])
-    except RuleError:
-        note = ""
+    note = clean_note(request.form.get("note", ""))     # checked by ``check`` already
     stamp = store.now()[:19] + "Z"
     return {"at": stamp, "by": by, "what": what, "game": gi, **({"note": note} if note else {})}
 

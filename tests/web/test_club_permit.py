@@ -119,6 +119,9 @@ def test_the_organizer_reopens_a_finished_match_asked_first_and_logged(client):
     assert "Reopen this finished match?" in asked.get_data(as_text=True)
     assert "Watching" not in asked.get_data(as_text=True)          # the organizer's page, not a watcher's
     assert doc(client, s) == before                      # asking changed nothing
+    bad = confirm(client, asked, f"{edit}/undo/0", "x" * 201)              # a note too long: said, nothing written
+    assert bad.status_code == 422 and "0 to 200 characters" in bad.get_data(as_text=True)
+    assert doc(client, s) == before
     assert confirm(client, asked, f"{edit}/undo/0", "wrong team <b>").status_code == 303
     log = log_of(client, s)
     assert [(e["by"], e["what"], e["game"], e.get("note")) for e in log] == [
