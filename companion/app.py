@@ -89,6 +89,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         from .web.i18n import t
 
         code = getattr(err, "code", 500) or 500
+        if code == 413:     # read what is still coming: the client then reads this page, not a reset
+            from .errors import drain_body
+
+            drain_body(request.environ)
         m = msg(f"error.{code}") if f"error.{code}" in CATALOG else None
         if code == 400:
             described = getattr(err, "description", "") or ""

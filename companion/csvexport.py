@@ -12,7 +12,7 @@ import io
 from . import kinds
 from .messages import ENGLISH, N_, Renderer, define, render
 
-__all__ = ["COLUMNS", "rows", "to_csv", "place_name"]
+__all__ = ["COLUMNS", "rows", "to_csv", "place_name", "cell", "write"]
 
 HEAD = ["session", "game", "kind", "round_type", "round"]
 TAIL = ["from", "to", "amount", "unit", "why"]
@@ -46,21 +46,36 @@ def place_name(value, renderer: Renderer = ENGLISH) -> str:
         return renderer({"code": PILES[pile]})
     if pile.startswith("side:"):
         return renderer({"code": "place.side", "name": pile[5:]})
-    if len(pile) >= 2 and pile[-1] in SUITS and (pile[:-1] in ("A", "K", "Q", "J") or pile[:-1].isdigit()):
+    if len(pile) >= 2 and pile[-1] in SUITS and (pile[:-1] in ("A", "K", "Q", "J") or pile[:-1].isascii() and pile[:-1].isdigit()):
         return renderer({"code": "place.pile", "card": f"{pile[:-1]}{SUITS[pile[-1]]}"})
     return pile
 
 
-def _cell(value):
-    """Numbers as numbers; text protected against spreadsheet formulas (=, +, -, @ at the start)."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def cell(value):
+    """The one CSV cell escaper (every CSV the app writes: session.csv, the ratings, the club standings):
+    numbers as numbers; text protected against spreadsheet formulas (a text starting with =, +, -, @, a
+    tab, a line break or their full-width forms gets a leading apostrophe; so does one that starts with
+    spaces before such a character)."""
     if value is None:
         return ""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     text = str(value)
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    if text.lstrip(" ")[:1] in FORMULA_STARTS and text.lstrip(" "):
         return "'" + text
     return text
+
+
+def write(rows) -> str:
+    """Rows (the first one the headers) as CSV text (RFC 4180, CRLF line ends), every cell through
+    ``cell``."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerows([cell(v) for v in row] for row in rows)
+    return buf.getvalue()
 
 
 def rows(session) -> list[list]:
@@ -69,7 +84,7 @@ def rows(session) -> list[list]:
     for gi, rec in enumerate(session.games):
         kind = kinds.KINDS[rec.kind]
         for e in kind.ledger(rec):
-            out.append([_cell(v) for v in (
+            out.append([cell(v) for v in (
                 name, gi + 1, rec.kind, kind.ledger_round, e["round"], *(e.get(c) for c in OWN),
                 place_name(e["from"]) if e["from"] else None,
                 place_name(e["to"]) if e["to"] else None, e["amount"], kind.ledger_unit, render(e["why"]))])
@@ -77,8 +92,4 @@ def rows(session) -> list[list]:
 
 
 def to_csv(session) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
-    writer.writerows(rows(session))
-    return buf.getvalue()
+    return write([COLUMNS, *rows(session)])

@@ -88,3 +88,38 @@ class FormError(Exception):
     def __init__(self, errors: dict):
         super().__init__(", ".join(errors))
         self.errors = errors
+
+
+DRAIN_BYTES = 256 * 1024 * 1024      # a body past the limit is read and dropped up to this much...
+DRAIN_SECONDS = 60                   # ...for at most this long (then the connection is dropped)
+
+
+def drain_body(environ) -> int:
+    """Read and discard what the client still sends of a body refused as too large (413): a client that
+    is still sending when the server closes gets a reset connection instead of the page saying why.
+    Returns the bytes dropped. Bounded in bytes and time: a body past those gets the reset after all."""
+    import time
+
+    from .numbers import parse_int
+
+    stream = environ.get("wsgi.input")
+    if stream is None or environ.get("companion.drained"):
+        return 0
+    environ["companion.drained"] = True
+    try:
+        length = parse_int(environ.get("CONTENT_LENGTH") or "", 0)     # the one number reader
+    except ValueError:
+        length = None
+    left = DRAIN_BYTES if length is None else min(length, DRAIN_BYTES)
+    end = time.monotonic() + DRAIN_SECONDS
+    dropped = 0
+    try:
+        while left > 0 and time.monotonic() < end:
+            chunk = stream.read(min(left, 64 * 1024))
+            if not chunk:
+                break
+            dropped += len(chunk)
+            left -= len(chunk)
+    except (OSError, ValueError):
+        pass
+    return dropped

@@ -16,13 +16,25 @@ def _postgres_available() -> bool:
     return bool(os.environ.get("COMPANION_TEST_PG")) or binaries() is not None
 
 
+# The engine matrix (issue 27: the whole suite under 12 minutes on 2 cores). Every test that uses a
+# database runs on both engines, except browser tests: a page drives the same routes over the same store
+# whichever engine is under it, and the store's behaviour on both engines is what the non-browser tests
+# check. Browser modules marked ``both_engines`` (live polls across phones and servers, the club night)
+# still run on PostgreSQL too; COMPANION_TEST_ENGINES=all runs every browser test on both.
+ALL_ENGINES = os.environ.get("COMPANION_TEST_ENGINES", "") == "all"
+
+
 def pytest_collection_modifyitems(config, items):
     available = _postgres_available()
     keep, dropped = [], []
     for item in items:
         params = item.callspec.params if getattr(item, "callspec", None) is not None else {}
         on_pg = params.get("backend") == "postgresql" or params.get("live_backend") == "postgresql"
-        if on_pg and (not available or item.get_closest_marker("sqlite_only")):
+        if on_pg or "pg_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
+        browser_pg_left_out = (params.get("live_backend") == "postgresql" and not ALL_ENGINES
+                               and not item.get_closest_marker("both_engines"))
+        if on_pg and (not available or item.get_closest_marker("sqlite_only") or browser_pg_left_out):
             dropped.append(item)
         else:
             keep.append(item)

@@ -92,3 +92,55 @@ def test_the_reader_sees_a_cycle_and_a_domain_import():
     finally:
         GRAPH["companion.session"].discard("companion.events")
     assert imports_of("companion.service") >= {"companion.store", "companion.events"}
+
+
+# Layers point down (docs/design.md): the pure code (rules, kinds, the club and its stages, ratings' replay,
+# the session file, messages, money, who may do what) imports neither the web layer, the write pipeline
+# (service), the storage nor the command line. An allowance names its module, what it imports and why;
+# one no longer used fails, so the list only shrinks.
+PURE = ("companion.kinds", "companion.club", "companion.ratings", "companion.session", "companion.events",
+        "companion.messages", "companion.money", "companion.settle", "companion.jsonparse", "companion.text",
+        "companion.errors", "companion.indexed", "companion.summary", "companion.charts", "companion.csvexport",
+        "companion.glossary", "companion.permit", "companion.domain")
+ABOVE = ("companion.web", "companion.app", "companion.service", "companion.store", "companion.db",
+         "companion.postgres", "companion.postgres_schema", "companion.postgres_live", "companion.storage",
+         "companion.cli", "companion.server", "companion.shared", "companion.faults", "companion.archive",
+         "companion.formkeys", "companion.security", "companion.share", "companion.ops")
+UP_ALLOWED = {
+    "companion.ratings.derived": ("the ratings' derived tables: their SQL and the sessions they read again "
+                                  "(to move into the storage layer, issue 27)"),
+}
+
+
+def _under(module: str, prefixes: tuple) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def up_imports() -> dict[str, set[str]]:
+    out = {}
+    for name, targets in GRAPH.items():
+        if _under(name, PURE):
+            up = {t for t in targets if _under(t, ABOVE)}
+            if up:
+                out[name] = up
+    return out
+
+
+def test_the_pure_layers_import_nothing_above_them():
+    found = up_imports()
+    assert {m: sorted(t) for m, t in found.items() if m not in UP_ALLOWED} == {}
+    assert sorted(set(UP_ALLOWED) - set(found)) == [], "an allowance no longer needed: remove it"
+
+
+def test_no_kind_imports_the_web_layer():
+    """A kind's routes reach the app through companion/kinds/face.py (CONTRACT.md, "The web face")."""
+    assert {n: sorted(t) for n, t in GRAPH.items()
+            if _under(n, ("companion.kinds",)) and any(_under(x, ("companion.web",)) for x in t)} == {}
+
+
+def test_the_layer_check_sees_an_import_back_up():
+    GRAPH["companion.kinds.mus.view"].add("companion.web.common")
+    try:
+        assert "companion.kinds.mus.view" in up_imports()
+    finally:
+        GRAPH["companion.kinds.mus.view"].discard("companion.web.common")

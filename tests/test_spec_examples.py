@@ -20,7 +20,8 @@ PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]
 
 
 @pytest.mark.parametrize("shared,copy", [("formats/session-v1.md", "session-v1.md"), ("design.md", "design.md"),
-                                         ("rules/club.md", "club.md")])
+                                         ("rules/club.md", "club.md"),
+                                         ("rules/tournament.md", "tournament.md")])
 def test_the_docs_are_the_shared_texts(shared, copy):
     """What the README links to is in the repository, and says what ../shared says."""
     ours, theirs = ROOT / "docs" / copy, SHARED / shared

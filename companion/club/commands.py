@@ -13,6 +13,7 @@ from .. import kinds
 from ..errors import RuleError
 from ..kinds.base import GameRec
 from ..messages import N_, define
+from ..numbers import parse_int
 from .night import round_in_play
 from .shape import clean_club, clean_label
 from .standings import PAIR_FORMATS
@@ -333,12 +334,12 @@ def swap(cmd: Swap, night: Night) -> Plan:
 def _place(plan: dict, pairs: bool, ref: str):
     where, what = ref.split(":")
     if where == "f":
-        return ("f", int(what))
-    ti = int(where)
+        return ("f", parse_int(what, 0))
+    ti = parse_int(where, 0)
     plan["tables"][ti]          # IndexError when the plan has no such table
     if pairs:
         return ("t", ti, (0, 2) if what == "A" else (1, 3))
-    return ("t", ti, (int(what),))
+    return ("t", ti, (parse_int(what, 0),))
 
 
 def _get(plan, pairs, place):

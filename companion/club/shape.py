@@ -7,7 +7,7 @@ import re
 from ..errors import RuleError, join_path
 from ..kinds.validate import check_keys, need_int
 from ..messages import N_, define
-from ..text import clean
+from ..text import check_segment, clean
 from .standings import FORMATS, PAIR_FORMATS
 
 CLUB_KEYS = ("format", "kind", "pairs", "rounds", "minutes", "left", "byes", "clock", "mus")
@@ -43,6 +43,7 @@ def clean_label(raw, path: str = "table") -> str:
     label = clean(raw, path)            # the one text policy: nothing invisible or blank-looking
     if not 1 <= len(label) <= MAX_LABEL:
         raise RuleError("club.label", path, max=MAX_LABEL)
+    check_segment(label, path)          # one path segment of a URL as it is (companion/text.py)
     return label
 
 

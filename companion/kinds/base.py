@@ -159,6 +159,17 @@ def players_chart(title: Msg, unit: Msg, labels: list, values: dict, seats: list
             "series": [{"name": p, "values": values[p]} for p in seats]}
 
 
+def ranked_by_net(kind, rec: GameRec) -> dict | None:
+    """A game that ends (its head says ``ended``) ranks its players by net, equal nets sharing a rank:
+    what ``Kind.contest`` answers for most kinds."""
+    if not rec.head.get("ended"):
+        return None
+    seats = kind.seats(rec.head)
+    net = kind.settlement(rec)["net"]
+    values = [net.get(p, 0) for p in seats]
+    return {"teams": [[p] for p in seats], "ranks": [1 + sum(1 for w in values if w > v) for v in values]}
+
+
 def check_at(action: Action, position: str) -> None:
     from ..errors import Stale
 
@@ -222,8 +233,18 @@ class Kind(Protocol):
 
     def history(self, rec: GameRec) -> list[dict]:
         """The hand-by-hand page: [{"title": Msg|None, "chart": chart|None, "rounds": [{"label": Msg,
-        "meta": [Msg], "moves": [{"who", "team", "amount", "why": Msg, "lance"}]}]}]; a chart's series may
-        carry its "color"."""
+        "meta": [Msg], "moves": [{"who", "team", "amount", "why": Msg, "lance"}]}]}]; a chart is {"title": Msg,
+        "x_labels": [Msg | str] (never a number: write it as text), "unit": Msg, "series": [{"name": str,
+        "values": [int | float | None], "color"?: str}]} (the conformance test checks these types)."""
+
+    def contest(self, rec: GameRec) -> dict | None:
+        """What the ratings rate: {"teams": [[player, ...], ...] (seat names, a side per team or player),
+        "ranks": [1, 2, ...] (1 best, equal when tied)} once the game is finished; None while it goes on
+        (``ranked_by_net`` is the usual answer of a game that ends: every player ranked by net)."""
+
+    def undone(self, rec: GameRec) -> Msg | None:
+        """What undo is about to take back, as the game page's toast says it after ("Undone: ..."); None:
+        the app's own words ("Undone: the last step")."""
 
     def ledger(self, rec: GameRec) -> list[dict]:
         """Rows for the CSV: {"round", "from", "to", "amount", "why": Msg} and the kind's own

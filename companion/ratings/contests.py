@@ -26,43 +26,19 @@ def dense_ranks(values: list[int]) -> list[int]:
     return [1 + sum(1 for w in values if w > v) for v in values]
 
 
-def mus_result(rec: GameRec) -> str | None:
-    """"A", "B", "draw", or None while the match goes on."""
-    st = rec.state
-    if st.get("match_winner") in ("A", "B"):
-        return st["match_winner"]
-    if rec.head.get("ended") == "time":       # a club round ended by the clock
-        won = st.get("games_won") or {}
-        if won.get("A", 0) != won.get("B", 0):
-            return "A" if won.get("A", 0) > won.get("B", 0) else "B"
-        score = st.get("score") or {}
-        if score.get("A", 0) != score.get("B", 0):
-            return "A" if score.get("A", 0) > score.get("B", 0) else "B"
-        return "draw"
-    return None
-
-
 def contest_of(gi: int, rec: GameRec) -> dict | None:
+    """The kind says whether the game is finished and who ranked where (``Kind.contest``)."""
     from .. import kinds
 
     kind = kinds.KINDS.get(rec.kind)
     if kind is None:
         return None
-    seats = kind.seats(rec.head)
-    names = {player_key(p): p for p in seats}
-    if rec.kind == "mus":
-        result = mus_result(rec)
-        if result is None:
-            return None
-        teams = [[player_key(p) for p in seats[0::2]], [player_key(p) for p in seats[1::2]]]
-        ranks = {"A": [1, 2], "B": [2, 1], "draw": [1, 1]}[result]
-        return {"gi": gi, "kind": "mus", "teams": teams, "ranks": ranks, "names": names}
-    if not rec.head.get("ended"):
+    said = kind.contest(rec)
+    if said is None:
         return None
-    net = kind.settlement(rec)["net"]
-    values = [net.get(p, 0) for p in seats]
-    return {"gi": gi, "kind": rec.kind, "teams": [[player_key(p)] for p in seats], "ranks": dense_ranks(values),
-            "names": names}
+    names = {player_key(p): p for p in kind.seats(rec.head)}
+    return {"gi": gi, "kind": rec.kind, "teams": [[player_key(p) for p in team] for team in said["teams"]],
+            "ranks": list(said["ranks"]), "names": names}
 
 
 def contests_of(recs: list[GameRec]) -> list[dict]:

@@ -12,7 +12,8 @@ from .. import kinds
 
 
 def register(app) -> None:
-    from . import assets, club, history, i18n, ratings, sessions, settle, static_files
+    from . import assets, club, face, history, i18n, ratings, sessions, settle, static_files  # noqa: F401
+    # face: installed before any kind's blueprint is imported (companion/kinds/face.py)
 
     for module in (sessions, settle, history, assets, ratings, club):
         app.register_blueprint(module.bp)

@@ -4,15 +4,13 @@ standings CSV, and a table link's own page. The rules are pure (``companion.club
 into events and states into pages."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections import OrderedDict
 from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import kinds, service, store
+from .. import csvexport, kinds, numbers, service, store
 from ..club.night import current_round, round_in_play
 from ..club.results import round_matches
 from ..club.proposals import propose
@@ -176,7 +174,7 @@ def _unit_choices(club: dict, plan: dict) -> list[dict]:
 
 def _table_links(view: SessionView) -> list[dict]:
     root = links(view)["watch"].rsplit("/s/", 1)[0]
-    return [{"label": label, "url": f"{root}/s/{token}"} for label, token in
+    return [{"label": label, "url": f"{root}/s/{token}", "segment": club_links.segment(label)} for label, token in
             club_links.tables(get_db(), view.id).items()]
 
 
@@ -209,14 +207,14 @@ def setup(token):
     to_win = (form.get("games_to_win") or "2").strip()
     cmd = Setup(format=form.get("format", ""), pairs=lines, minutes=_number(form.get("minutes", "")),
                 rounds=_number(form.get("rounds", "")), preset=form.get("preset", "spanish"),
-                games_to_win=int(to_win) if to_win.isdigit() and len(to_win) < 4 else to_win,
+                games_to_win=int(to_win) if numbers.is_ascii_int(to_win) and len(to_win) < 4 else to_win,
                 tally=form.get("scoring") == "tally")
     return _run(view, cmd, _here(token), lambda err: _page(view, 422, {err.field or "format": t(err.msg)}, form=form))
 
 
 def _number(value: str) -> int | str | None:
     value = value.strip()
-    return (int(value) if value.isdigit() and len(value) < 6 else value) if value else None
+    return (numbers.parse_int(value, 0) if numbers.is_ascii_int(value) and len(value) < 10 else value) if value else None
 
 
 def _night(view: SessionView) -> Night:
@@ -271,7 +269,7 @@ def start(token):
     cmd = StartRound(plan=plan, now=store.now())
     return _run(view, cmd, _here(token),
                 lambda err: _page(open_session(token), refusal(err), {"plan": t(err.msg)}, plan if _club(view) else None),
-                seen=request.form.get("v", type=int))
+                seen=request.form.get("v", type=numbers.int_or_none))
 
 
 @bp.post("/s/<token>/club/end")
@@ -330,7 +328,7 @@ def add_table(token):
 def replace_table(token, label):
     """A new scoring link for one table: the phones holding the old one are locked out."""
     view = _organizer(token, "replace_table_link")
-    if club_links.replace(get_db(), view.id, label) is None:
+    if club_links.replace(get_db(), view.id, club_links.label_of(label)) is None:
         abort(404)
     return see_other(_here(token) + "#tables")
 
@@ -376,14 +374,12 @@ def standings_csv(token):
     view = open_session(token)
     info = night(view)
     pairs = info["club"]["format"] in PAIR_FORMATS
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(["rank", "pair" if pairs else "player", "played", "won", "drawn", "lost",
-                "byes" if pairs else "sat_out", "match_points", "games_diff", "points_diff"])
+    rows = [["rank", "pair" if pairs else "player", "played", "won", "drawn", "lost",
+             "byes" if pairs else "sat_out", "match_points", "games_diff", "points_diff"]]
     for r in info["standings"]:
-        w.writerow([r["label"], " & ".join(r["pair"]) if pairs else r["player"], r["played"], r["won"], r["drawn"],
-                    r["lost"], r["byes" if pairs else "sat_out"], r["match_points"], r["games_diff"], r["points_diff"]])
-    resp = Response(buf.getvalue(), mimetype="text/csv")
+        rows.append([r["label"], " & ".join(r["pair"]) if pairs else r["player"], r["played"], r["won"], r["drawn"],
+                     r["lost"], r["byes" if pairs else "sat_out"], r["match_points"], r["games_diff"], r["points_diff"]])
+    resp = Response(csvexport.write(rows), mimetype="text/csv")   # the one cell escaper
     resp.headers["Content-Disposition"] = f'attachment; filename="standings-{view.id}.csv"'
     return resp
 

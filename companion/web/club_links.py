@@ -2,13 +2,15 @@
 label), checked before anything else of the request, scoped to that table's games."""
 from __future__ import annotations
 
+import base64
 import json
 import re
 import secrets
 
 from sqlite_utils import Database
 
-from .. import kinds, store
+from .. import kinds, numbers, store
+from ..text import safe_segment
 
 
 def new_token() -> str:
@@ -32,8 +34,28 @@ def tables(db: Database, session_id: int) -> dict[str, str]:
     return dict(sorted(rows, key=lambda r: label_order(r[0])))
 
 
+def segment(label: str) -> str:
+    """How a URL names a table: its label when the label is one path segment as it is (every label the
+    checks accept now, ``text.safe_segment``), else ``~`` and the label's UTF-8 in base64url (a label
+    stored before the checks: ``A/B``, ``..``, ``²``; new labels never start with ``~``)."""
+    if safe_segment(label):
+        return label
+    return "~" + base64.urlsafe_b64encode(label.encode("utf-8", "surrogatepass")).decode().rstrip("=")
+
+
+def label_of(segment_: str) -> str:
+    """The label a URL's segment names (``segment`` undone; a segment that decodes to nothing is itself)."""
+    if segment_.startswith("~"):
+        try:
+            raw = segment_[1:]
+            return base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode("utf-8", "surrogatepass")
+        except ValueError:
+            return segment_
+    return segment_
+
+
 def label_order(label: str):
-    return (0, int(label), "") if label.isdigit() else (1, 0, label)
+    return (0, int(label), "") if numbers.is_ascii_int(label) and len(label) < 19 else (1, 0, label)
 
 
 def ensure(db: Database, session_id: int, labels: list[str]) -> dict[str, str]:

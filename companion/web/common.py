@@ -7,7 +7,7 @@ from functools import cached_property
 from flask import Response, abort, current_app, g, redirect, render_template, request
 from jinja2 import Template
 
-from .. import formkeys, security, service, store
+from .. import formkeys, numbers, security, service, store
 from ..db import get_db
 from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
 from ..kinds.base import GameRec
@@ -140,8 +140,8 @@ def render(template: str, view: SessionView | None = None, *, region: str = "liv
     if view is not None:
         ctx.setdefault("can_edit", view.can_edit)
         ctx.setdefault("poll_seconds", current_app.config["POLL_SECONDS"])
-    if view is not None and is_poll():
-        tmpl: Template = current_app.jinja_env.get_or_select_template(template)
+    tmpl: Template = current_app.jinja_env.get_or_select_template(template)
+    if view is not None and is_poll() and region in tmpl.blocks:    # a page without a live region: whole
         current_app.update_template_context(ctx)
         body = "".join(tmpl.blocks[region](tmpl.new_context(ctx)))
     else:
@@ -275,7 +275,7 @@ def perform(view: SessionView, etype: str, payload: dict, location: str, command
         abort(403)
     name, gi = command_of(view, etype, payload, command)
     decision = check(view, name, gi)
-    seen = request.form.get("v", type=int)
+    seen = request.form.get("v", type=numbers.int_or_none)
     if decision.ask:
         before = _result(view.games[gi]) if gi is not None else None
         written = write_logged(view, [(etype, payload)], log_entry(view, decision.ask, gi), location, seen)
@@ -347,7 +347,7 @@ def links(view: SessionView) -> dict:
     they cannot when they cannot."""
     port = request.environ.get("SERVER_PORT")
     root, unreachable = base_url(current_app.config.get("BASE_URL"), current_app.config.get("BIND_HOST"),
-                                 int(port) if port and port.isdigit() else None)
+                                 numbers.parse_int(port, 1, 65535) if numbers.is_ascii_int(port) and len(port) < 6 else None)
     return {
         "watch": f"{root}/s/{view.view_token}",
         "edit": (f"{root}/s/{view.token}" if view.table is not None else f"{root}/s/{view.edit_token}")

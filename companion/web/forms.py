@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from .. import money
+from .. import money, numbers
 from ..kinds.validate import MAX_COUNT, MAX_MONEY
 from ..messages import N_, NP_, define, msg
 from .i18n import fmt_money, t
 
-INT_RE = re.compile(r"[+-]?[0-9]{1,9}")
 
 define("form", {
     "int": N_("“%(text)s” is not %(what)s: use digits, like 3."),
@@ -79,11 +78,19 @@ def read_int(form, name: str, errors: dict, *, minimum: int | None = 0, maximum:
         if required:
             errors.setdefault(name, t(msg("form.type", what=msg(what))))
         return default
-    if not INT_RE.fullmatch(text):
-        shown = text if len(text) <= 20 else text[:20] + "…"
-        errors.setdefault(name, t(msg("form.int", text=shown, what=msg(what))))
+    try:               # the one number reader: ASCII digits, a sign, 18 digits at most (never a 500)
+        value = numbers.parse_int(text, signed=True)
+    except numbers.NumberRefused as err:
+        if err.reason == "not_int":
+            shown = text if len(text) <= 20 else text[:20] + "…"
+            errors.setdefault(name, t(msg("form.int", text=shown, what=msg(what))))
+        elif minimum is not None and maximum != MAX_COUNT:
+            errors.setdefault(name, t(msg("form.between", min=minimum, max=maximum)))
+        elif text.startswith("-") and minimum is not None:
+            errors.setdefault(name, t(msg("form.negative")) if minimum == 0 else t(msg("form.min", min=minimum)))
+        else:
+            errors.setdefault(name, t(msg("form.large")))
         return default
-    value = int(text)
     bounded = minimum is not None and maximum != MAX_COUNT
     if bounded and not minimum <= value <= maximum:
         errors.setdefault(name, t(msg("form.between", min=minimum, max=maximum)))

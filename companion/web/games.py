@@ -7,6 +7,7 @@ from typing import Callable
 
 from flask import Response, abort, request, url_for
 
+from .. import numbers
 from ..errors import RuleError
 from .common import FormError, SessionView, check, game_action, is_poll, open_session, perform, refusal, \
     require_edit, see_other, unchanged_poll
@@ -47,7 +48,7 @@ def done_toast(view: SessionView, status: int, toast: Callable, steps) -> object
     if not args.get("done") or status != 200:
         return None
     step = args.get("step")
-    return toast(step if step in steps else None, args.get("n", type=int))
+    return toast(step if step in steps else None, args.get("n", type=numbers.int_or_none))
 
 
 def past(token: str, kind: str, gi: int, index: int):

@@ -17,7 +17,7 @@ import zipfile
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from .. import archive as archive_import, kinds, security, service
+from .. import archive as archive_import, kinds, numbers, security, service
 from ..db import get_db
 from ..messages import N_, define, msg
 from ..session import player_key, to_doc
@@ -107,7 +107,7 @@ def _row(r) -> dict:
 
 
 def _page_number() -> int:
-    page = request.args.get("page", type=int) or 1
+    page = request.args.get("page", type=numbers.int_or_none) or 1
     return max(1, min(page, 100_000))
 
 
@@ -129,7 +129,7 @@ def _index(status: int = 200, **ctx):
                   prev_url=url_for("history.index", page=page - 1, **args) if page > 1 else None,
                   next_url=url_for("history.index", page=page + 1, **args) if len(rows) > PER_PAGE else None,
                   kinds=[(k, kind.title) for k, kind in kinds.KINDS.items()],
-                  imported=request.args.get("imported", type=int), **ctx)
+                  imported=request.args.get("imported", type=numbers.int_or_none), **ctx)
     resp.headers["Cache-Control"] = "no-store"   # lists edit links
     return resp
 

@@ -249,7 +249,8 @@ def choose_vocabulary(code: str):
 
 def init_app(app) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(_translations()))
+    # the app's catalog, then each kind's own (a kind is one folder: its messages travel with it)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(str(d) for d in _translations()))
     Babel(app, locale_selector=select_language)
     # the templates' _() and ngettext() through this request's catalog, found once per request (Flask-Babel
     # looks the domain, the locale and its catalog up again for every string)
@@ -298,10 +299,15 @@ def _request_translations():
     return found
 
 
-def _translations():
+def _translations() -> list:
+    """The catalogs' folders: the app's, then every kind's that has one (``kinds/<kind>/translations``)."""
     from pathlib import Path
 
-    return Path(__file__).resolve().parent.parent / "translations"
+    from .. import kinds
+
+    top = Path(__file__).resolve().parent.parent
+    own = [Path(kinds.__file__).parent / name / "translations" for name in kinds.KINDS]
+    return [top / "translations", *[d for d in own if d.is_dir()]]
 
 
 define("i18n", {

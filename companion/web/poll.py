@@ -33,7 +33,7 @@ from urllib.parse import parse_qsl, urlencode
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
-from .. import engine, faults, glossary
+from .. import engine, faults, glossary, numbers
 from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
 
 try:
@@ -100,7 +100,7 @@ class FastPoll:
                 token = path[3:].split("/", 1)[0]
                 query = parse_qsl(environ["QUERY_STRING"])
                 since = dict(query).get("since", "")
-                if 0 < len(token) <= MAX_TOKEN and since.isdigit():
+                if 0 < len(token) <= MAX_TOKEN and numbers.is_ascii_int(since) and len(since) <= numbers.MAX_DIGITS:
                     try:
                         found = self.lookup(token)
                     except Exception as err:        # the database: Flask answers with its fault page

@@ -19,6 +19,7 @@ from babel import numbers as bnum
 from flask import Blueprint, Response, abort, redirect, request, url_for
 
 from .. import charts, kinds, security
+from ..csvexport import cell as _cell    # the one CSV cell escaper
 from ..db import get_db
 from ..messages import N_, NP_, define, msg
 from ..ratings import derived, rating as R
@@ -31,7 +32,7 @@ from .sessions import is_admin
 
 bp = Blueprint("ratings", __name__)
 
-KINDS = ("mus", "newmarket", "desmoche")
+KINDS = tuple(kinds.KINDS)     # every kind the app knows is rated (Kind.contest says what it gives)
 BOARD_ROWS = 50
 PAIR_ROWS = 20         # the pairs table: the best 20
 PAIR_NUMBERS = 6       # a player's page: the numbers of the pairs with the most matches
@@ -183,14 +184,6 @@ def _csv(rows: list[list], filename: str) -> Response:
     resp.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     resp.headers["Cache-Control"] = "no-store"
     return resp
-
-
-def _cell(value):
-    """Numbers as numbers; text protected against spreadsheet formulas (=, +, -, @ at the start)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @bp.get("/ratings.csv")

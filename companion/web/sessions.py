@@ -8,10 +8,11 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, flash, request, session, url_for
 
-from .. import kinds, security, service, store
+from .. import kinds, numbers, security, service, store
+from .. import text as text_policy
 from ..archive import read_session
 from ..db import get_db
-from ..errors import RuleError
+from ..errors import KeyReused, RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
 from .common import (SessionView, check, links, open_session, perform, refusal, render, request_key, require_edit,
@@ -107,8 +108,8 @@ def _read_new_session_form(form, rows: int) -> tuple[dict, dict]:
 
 def _rows(form) -> int:
     try:
-        rows = int(form.get("rows") or FIRST_ROWS)
-    except ValueError:
+        rows = numbers.parse_int(form.get("rows") or str(FIRST_ROWS), 0)
+    except numbers.NumberRefused:
         rows = FIRST_ROWS
     return max(FIRST_ROWS, min(MAX_PLAYERS, rows))
 
@@ -126,6 +127,11 @@ def create():
             header = normalize_header(doc)
         except RuleError as err:
             errors[err.path if err.path in ("name", "currency") else "players"] = t(err.msg)
+    if not errors and not form.get("confirm_names"):    # two names that look the same: ask once
+        pair = text_policy.look_alikes(header["players"])
+        if pair is not None:
+            errors["players"] = t(text_policy.look_alike_message(*pair))
+            return _home(status=422, errors=errors, form=form, rows=rows, confirm_names=True)
     if errors:
         return _home(status=422, errors=errors, form=form, rows=rows)
     written = service.create(get_db(), Session(header), browser=security.browser_id(), key=request_key(),
@@ -214,6 +220,12 @@ def rename(token):
 @bp.post("/s/<token>/players")
 def add_player(token):
     view = require_edit(token)
+    typed, hidden = text_policy.check(request.form.get("name", ""))
+    if not request.form.get("confirm_names") and hidden is None and typed and same_player(typed, view.players) is None:
+        other = text_policy.look_alike(typed, view.players)      # looks like a player already listed: ask once
+        if other is not None:
+            return _session_page(view, status=422, errors={"player": t(text_policy.look_alike_message(other, typed))},
+                                 confirm_player=typed)
     try:
         perform(view, "add_player", {"name": request.form.get("name", "")}, url_for("sessions.show", token=token))
     except RuleError as err:
@@ -226,12 +238,12 @@ def undo(token, gi):
     view = require_edit(token)
     rec = view.game(gi)
     game_url = url_for(f"{rec.kind}.game", token=token, gi=gi)
-    target = request.form.get("target", type=int)
+    target = request.form.get("target", type=numbers.int_or_none)
     said = undone_toast(rec)
     try:
         written = perform(view, "undo", {"game": gi, "target": target}, game_url)
     except RuleError as err:
-        return _session_page(view, status=409, errors={"undo": t(err.msg)})
+        return _session_page(view, status=422 if isinstance(err, KeyReused) else 409, errors={"undo": t(err.msg)})
     still_there = service.game(get_db(), view.id, gi) is not None
     if still_there and not written.replayed:
         flash(said, "undone")                 # the game page's toast says what was taken back
@@ -240,14 +252,8 @@ def undo(token, gi):
 
 def undone_toast(rec) -> dict:
     """What undo is about to take back, as the game page's toast will say it: in the kind's own words when
-    its view says them (``undone(rec)``), else "Undone: the last step"."""
-    import importlib
-
-    try:
-        said = getattr(importlib.import_module(f"companion.kinds.{rec.kind}.view"), "undone", None)
-    except ImportError:
-        said = None
-    return (said(rec) if said else None) or {"code": "web.undone"}
+    it has them (``Kind.undone``), else "Undone: the last step"."""
+    return kinds.KINDS[rec.kind].undone(rec) or {"code": "web.undone"}
 
 
 @bp.route("/s/<token>/replace", methods=["GET", "POST"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request, url_for
 
-from .. import kinds
+from .. import kinds, numbers
 from ..errors import RuleError
 from ..messages import N_, NP_, define, msg
 from .i18n import fmt_money
@@ -190,7 +190,7 @@ def paid(token):
     here = url_for("settle.show", token=token)
     form = request.form
     amount = form.get("amount", "")
-    if not amount.isdigit() or len(amount) > 15:
+    if not numbers.is_ascii_int(amount) or len(amount) > 15:      # the one number reader
         return _page(view, status=422, errors={"paid": t(msg("settle.not_in_plan"))})
     payment = {"from": form.get("from", ""), "to": form.get("to", ""), "amount": int(amount)}
     mark = form.get("paid", "1") not in ("0", "", "false", "no")

@@ -9,6 +9,10 @@ import subprocess
 import zxingcpp
 from PIL import Image
 
+import pytest
+
+pytestmark = pytest.mark.both_engines    # live polls across phones: on PostgreSQL too (tests/conftest.py)
+
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Fermin", "Gorka", "Hodei", "Iker", "Jone", "Koldo", "Leire"]
 # each round, each table: (team, points) of the one tally hand counted before the clock ends the round
 TAPS = {1: [("A", 5), ("B", 3), ("A", 1)], 2: [("B", 4), ("A", 2), ("B", 5)], 3: [("A", 3), ("A", 4), ("B", 1)]}

@@ -3,6 +3,10 @@ phone into a watcher everywhere; two phones correcting the same Mus hand: the se
 its correction to save again."""
 from helpers import start_session
 
+import pytest
+
+pytestmark = pytest.mark.both_engines    # live polls across phones: on PostgreSQL too (tests/conftest.py)
+
 
 def _wait_listed(page, link):
     """The page lists itself on the phone with a POST when it loads (htmx): wait for that to land."""

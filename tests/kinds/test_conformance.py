@@ -4,6 +4,7 @@ its exact inverse; the record built tap by tap equals the record built again fro
 balances; every action type can be refused, with a path; refusing changes nothing; and a tap costs the
 same at hand 600 as at hand 2 (it reads as many items)."""
 import dataclasses
+import importlib
 import importlib.util
 import json
 import sys
@@ -25,15 +26,17 @@ LONG = 600
 
 
 def _test_kinds() -> dict:
-    """Kinds that live in the tests only, each one folder here (``<folder>/kind.py``: its KIND, its new
-    game and its random taps): the contract holds for a kind the app was never told about."""
+    """Kinds that live in the tests only, each one folder here (a package: its KIND in ``kind.py``, its new
+    game and random taps in ``strategies.py``): the contract holds for a kind the app was never told about."""
     found = {}
     for path in sorted(Path(__file__).parent.glob("*/kind.py")):
-        spec = importlib.util.spec_from_file_location(f"test_kind_{path.parent.name}", path)
+        folder = path.parent
+        spec = importlib.util.spec_from_file_location(f"test_kind_{folder.name}", folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module         # dataclasses look their module up
         spec.loader.exec_module(module)
-        found[module.KIND.name] = module
+        found[module.KIND.name] = importlib.import_module(f"{spec.name}.strategies")
     return found
 
 
@@ -134,6 +137,29 @@ def test_the_contract(name, data):
     assert kind.state_keys <= set(state) and state["kind"] == name
     money = kind.settlement(rec)
     assert sum(money["net"].values()) + money["on_table"] == 0          # nothing created or lost
+    _check_rated_and_charted(kind, rec)
+
+
+def _check_rated_and_charted(kind, rec):
+    """What the ratings and the history pages take from a kind, typed as base.Kind says."""
+    said = kind.contest(rec)
+    if said is not None:
+        seats = set(kind.seats(rec.head))
+        assert len(said["teams"]) == len(said["ranks"]) >= 2
+        assert all(isinstance(p, str) and p in seats for team in said["teams"] for p in team)
+        assert all(isinstance(r, int) and r >= 1 for r in said["ranks"]) and min(said["ranks"]) == 1
+    undone = kind.undone(rec)
+    assert undone is None or isinstance(undone, dict) and "code" in undone
+    for part in kind.history(rec):
+        chart = part.get("chart")
+        if chart is None:
+            continue
+        assert all(isinstance(x, str) or isinstance(x, dict) and "code" in x for x in chart["x_labels"]), \
+            f"{kind.name}: a chart's x_labels are text or messages (base.Kind.history)"
+        for line in chart["series"]:
+            assert isinstance(line["name"], str)
+            assert all(v is None or isinstance(v, (int, float)) and not isinstance(v, bool) for v in line["values"])
+            assert len(line["values"]) == len(chart["x_labels"])
 
 
 def _garbage(field_type) -> object:

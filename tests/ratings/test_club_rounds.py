@@ -3,7 +3,7 @@ rated alone. The session file's "club" keys arrive with the club-night work; the
 store would hold."""
 from companion.kinds.base import GameRec
 from companion.ratings import derived
-from companion.ratings.contests import contest_of, mus_result
+from companion.ratings.contests import contest_of
 from ratings_data import doc, make_db, mus
 
 
@@ -15,11 +15,16 @@ def rec(state, ended=None):
     return GameRec("mus", head, [], {**base, **state})
 
 
+def ranks(r):
+    said = contest_of(0, r)
+    return said and said["ranks"]
+
+
 def test_a_round_ended_by_the_clock():
-    assert mus_result(rec({"games_won": {"A": 1, "B": 0}})) is None            # still playing: nothing yet
-    assert mus_result(rec({"games_won": {"A": 1, "B": 0}}, "time")) == "A"     # more games won
-    assert mus_result(rec({"games_won": {"A": 1, "B": 1}, "score": {"A": 12, "B": 30}}, "time")) == "B"
-    assert mus_result(rec({"games_won": {"A": 1, "B": 1}, "score": {"A": 7, "B": 7}}, "time")) == "draw"
+    assert ranks(rec({"games_won": {"A": 1, "B": 0}})) is None                  # still playing: nothing yet
+    assert ranks(rec({"games_won": {"A": 1, "B": 0}}, "time")) == [1, 2]        # more games won: A
+    assert ranks(rec({"games_won": {"A": 1, "B": 1}, "score": {"A": 12, "B": 30}}, "time")) == [2, 1]
+    assert ranks(rec({"games_won": {"A": 1, "B": 1}, "score": {"A": 7, "B": 7}}, "time")) == [1, 1]  # draw
     drawn = contest_of(0, rec({"games_won": {"A": 1, "B": 1}, "score": {"A": 7, "B": 7}}, "time"))
     assert drawn["ranks"] == [1, 1] and drawn["teams"] == [["ane", "carlos"], ["bea", "dani"]]
 

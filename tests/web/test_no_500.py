@@ -13,12 +13,14 @@ FIELD_NAMES = ["name", "p0", "p1", "v", "k", "at", "type", "team", "amount", "to
                "stake_match", "unit_value", "rows", "more", "win_grande", "pares0", "juego1", "cards0", "cards1",
                "winner", "stake", "seat0", "seat1", "seat2", "seat3", "seats", "preset", "target", "kings",
                "price", "sold_to", "cards_left.Ane", "index", "hand", "banker", "from", "paid", "move", "lance",
-               "variant", "start_chips", "chip_value", "q", "player", "kind", "page", "target_seq", "file"]
+               "variant", "start_chips", "chip_value", "q", "player", "kind", "page", "target_seq", "file",
+               "since", "points", "fixed", "n", "imported", "minutes", "rounds", "games_to_win", "label", "x", "y"]
 values = st.one_of(st.text(max_size=12), st.integers(-10**12, 10**12).map(str),
                    st.sampled_from(["", "0", "-1", "A", "B", "Ane", "KC", "QH", "null", "[]", "{}", "1e309",
                                     "nan", "\u0000", "💥", "x" * 300, "9" * 400, "[" * 3000, '{"a":' * 500,
                                     '{"grande": [{"team": "A", "bet": 2}]}', "bet:A:99999999999", "é\u202e",
-                                    "p:Ane", "none", "999999999", "9999999.99", "showdown:grande:A:chica:B"]))
+                                    "p:Ane", "none", "999999999", "9999999.99", "showdown:grande:A:chica:B",
+                                    "²", "٣", "３", "1_0", "9" * 5000, "t0:²", "f:٣", "A/B", ".."]))
 
 
 def _routes(app):

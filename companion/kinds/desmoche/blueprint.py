@@ -13,16 +13,33 @@ from flask import Blueprint, abort, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from ...messages import msg
-from ...web.common import FormError, open_session, render, require_edit
-from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, template_helpers
-from ...web.games import at_of, correction, done_toast, new_game, priced, record, show
-from ...web.i18n import t
+from ..face import web
 from ..validate import MAX_COUNT
 from . import actions as A
 from .kind import KIND
 from .options import Spec
 from .shape import MAX_PLAYERS, SIDE_GAMES
 from .view import DONE, RECENT, hand_lines, page, side_label, sides, toast
+
+_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
+FormError = _web.FormError
+open_session = _web.open_session
+render = _web.render
+require_edit = _web.require_edit
+fmt_money = _web.fmt_money
+money_input = _web.money_input
+only_one = _web.only_one
+read_int = _web.read_int
+read_money = _web.read_money
+template_helpers = _web.template_helpers
+at_of = _web.at_of
+correction = _web.correction
+done_toast = _web.done_toast
+new_game = _web.new_game
+priced = _web.priced
+record = _web.record
+show = _web.show
+t = _web.t
 
 # its templates and stylesheet are in this package (a kind is one folder)
 bp = Blueprint("desmoche", __name__, template_folder="templates", static_folder="static",

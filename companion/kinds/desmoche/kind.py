@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...errors import RuleError
 from ...messages import N_, msg, render
-from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
+from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart, ranked_by_net
 from ..validate import need_dict, need_index, need_int
 from . import actions as A
 from .hand import end_series, movements, multiple_word, play, start_state
@@ -84,6 +84,12 @@ class DesmocheKind:
     def seed_out(self, rec: GameRec) -> None:
         return None
 
+
+    def contest(self, rec: GameRec) -> dict | None:
+        return ranked_by_net(self, rec)
+
+    def undone(self, rec: GameRec) -> None:
+        return None
     def partnership(self, rec: GameRec) -> None:
         return None
 

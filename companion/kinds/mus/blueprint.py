@@ -6,11 +6,9 @@ from dataclasses import replace
 
 from flask import Blueprint, request, url_for
 
+from ... import numbers
 from ...messages import msg
-from ...web.common import open_session, render, require_edit, see_other, unchanged_poll
-from ...web.forms import read_int, read_money, template_helpers
-from ...web.games import at_of, new_game, record, show
-from ...web.i18n import fmt_money, t
+from ..face import web
 from ..base import GameRec
 from . import cards as C
 from . import fix, moves
@@ -19,6 +17,22 @@ from .options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
 from .shape import TALLY_LANCES
 from .moves import MAX_TALLY, read_tally
 from .view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
+
+_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
+open_session = _web.open_session
+render = _web.render
+require_edit = _web.require_edit
+see_other = _web.see_other
+unchanged_poll = _web.unchanged_poll
+read_int = _web.read_int
+read_money = _web.read_money
+template_helpers = _web.template_helpers
+at_of = _web.at_of
+new_game = _web.new_game
+record = _web.record
+show = _web.show
+fmt_money = _web.fmt_money
+t = _web.t
 
 # its templates and stylesheet are in this package (a kind is one folder)
 bp = Blueprint("mus", __name__, template_folder="templates", static_folder="static", static_url_path="/kinds/mus")
@@ -52,10 +66,10 @@ def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: d
     model = page(rec, view.recent(gi, RECENT), picks=picks, base_url=here, mode=args.get("mode"),
                  tally=_tally_arg(args), tally_lance=args.get("tl"), rest=bool(args.get("rest")))
     notice = []
-    fixed = args.get("fixed", type=int) if args else None
+    fixed = args.get("fixed", type=numbers.int_or_none) if args else None
     if fixed:
         # the game ends before the fix (hand numbers: a few digits each; anything else is not ours)
-        was = [int(x) for x in args.get("was", "")[:400].split(".") if x.isdigit() and len(x) <= 6]
+        was = [int(x) for x in args.get("was", "")[:400].split(".") if numbers.is_ascii_int(x) and len(x) <= 6]
         notice = moved(was, rec.state["game_ends"], fixed)
     shown = None
     if args.get("done") == "scoring":
@@ -73,9 +87,10 @@ def _tally_arg(args) -> list:
     until the hand is counted)."""
     awards = read_tally(args.get("tally"))
     team, points = args.get("team"), args.get("points", "")
-    if team in TEAMS and points.strip().isdigit() and 1 <= int(points) <= 999:
+    value = read_int({"points": points}, "points", {}, minimum=1, maximum=999)   # the one number reader
+    if team in TEAMS and value is not None:
         why = " ".join((args.get("why") or "").split())[:120]
-        awards.append([team, int(points), args.get("tl") if args.get("tl") in TALLY_LANCES else None]
+        awards.append([team, value, args.get("tl") if args.get("tl") in TALLY_LANCES else None]
                       + ([why] if why else []))
     return awards[:MAX_TALLY]
 

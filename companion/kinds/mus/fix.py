@@ -12,9 +12,7 @@ from flask import abort, request, url_for
 from ...errors import RuleError
 from ...jsonparse import parse_document
 from ...messages import msg
-from ...web.common import FormError, perform, refusal, render, require_edit, see_other
-from ...web.forms import read_int
-from ...web.i18n import t
+from ..face import web
 from ..base import GameRec, apply_change, fingerprint
 from . import actions as A
 from .moves import cards_from, decode, form_field, held_from
@@ -23,6 +21,16 @@ from .kind import KIND, ctx_of, team_names
 from .options import TEAMS, effective
 from .shape import TALLY_LANCES, norm_item
 from .view import JUEGO_CHOICES, PARES_CHOICES, hand_view, page
+
+_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
+FormError = _web.FormError
+perform = _web.perform
+refusal = _web.refusal
+render = _web.render
+require_edit = _web.require_edit
+see_other = _web.see_other
+read_int = _web.read_int
+t = _web.t
 
 
 def _past(view, gi: int, hn: int) -> tuple[GameRec, int]:

@@ -660,6 +660,23 @@ class MusKind:
             return msg("mus.sum.won", team=names[w], won=won[w], lost=won[other(w)])
         return msg("mus.sum.playing", a=names["A"], b=names["B"], won_a=won["A"], won_b=won["B"])
 
+    def contest(self, rec: GameRec) -> dict | None:
+        """A decided match (or one the club's clock ended: more games won, then the higher score in the
+        game in progress, else a draw) between its two pairs, team A first."""
+        st = rec.state
+        result, _by = match_result({"match_winner": st.get("match_winner"), "games": st.get("games"),
+                                    "ended": rec.head.get("ended"), "games_won": st.get("games_won"),
+                                    "score": st.get("score")})
+        if result is None:
+            return None
+        seats = rec.head["seats"]
+        return {"teams": [seats[0::2], seats[1::2]], "ranks": {"A": [1, 2], "B": [2, 1], "draw": [1, 1]}[result]}
+
+    def undone(self, rec: GameRec) -> dict | None:
+        from .view import undone
+
+        return undone(rec)
+
     def partnership(self, rec: GameRec) -> dict:
         """Who played with whom, and how it went (the players' pages: partners over time)."""
         seats = rec.head["seats"]

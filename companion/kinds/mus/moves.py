@@ -15,8 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import MISSING, fields
 
-import re
-
+from ... import numbers
 from ...errors import FormError
 from ...messages import N_, define, msg
 from ..base import Action
@@ -127,9 +126,6 @@ def _cards(action, then: str, seats, fields: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------------
 # form -> action
 
-_INT = re.compile(r"[+-]?[0-9]{1,9}")
-
-
 def read_int(form, name: str, errors: dict, *, minimum: int, maximum: int, required: bool = False):
     """A whole number typed in ``name`` within bounds, or a message in ``errors[name]`` (None)."""
     raw = form.get(name)
@@ -138,13 +134,14 @@ def read_int(form, name: str, errors: dict, *, minimum: int, maximum: int, requi
         if required:
             errors.setdefault(name, msg("mus.move.type", what=msg("mus.move.number")))
         return None
-    if not _INT.fullmatch(text):
-        errors.setdefault(name, msg("mus.move.int", text=text[:20], what=msg("mus.move.number")))
+    try:                                    # the one number reader (companion/numbers.py)
+        return numbers.parse_int(text, minimum, maximum, signed=True)
+    except numbers.NumberRefused as err:
+        if err.reason == "not_int":
+            errors.setdefault(name, msg("mus.move.int", text=text[:20], what=msg("mus.move.number")))
+        else:
+            errors.setdefault(name, msg("mus.move.between", min=minimum, max=maximum))
         return None
-    if not minimum <= int(text) <= maximum:
-        errors.setdefault(name, msg("mus.move.between", min=minimum, max=maximum))
-        return None
-    return int(text)
 
 
 def only_one(form, name: str, errors: dict) -> str | None:
@@ -218,7 +215,7 @@ def held_from(form, seats: list[str], errors: dict, keys=("pares", "juego")) -> 
             v = only_one(form, f"{key}{i}", errors)
             if v in (None, "", "none"):
                 continue
-            held[name] = int(v) if key == "juego" and v.isdigit() else v
+            held[name] = int(v) if key == "juego" and numbers.is_ascii_int(v) and len(v) < 4 else v
         fields[key] = held
     return fields
 

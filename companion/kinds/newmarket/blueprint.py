@@ -17,14 +17,32 @@ from flask import Blueprint, abort, request, url_for
 
 from ...errors import RuleError
 from ...messages import msg
-from ...web.common import FormError, open_session, render, require_edit
-from ...web.forms import fmt_money, money_input, only_one, read_int, read_money, signed, template_helpers
-from ...web.games import at_of, correction, done_toast, new_game, priced, record, show
-from ...web.i18n import t
+from ..face import web
 from . import actions as A
 from .kind import KIND
 from .options import MAX_ANTE, MAX_CARDS_LEFT, MAX_PLAYERS, NewmarketSpec, QUEENS
 from .view import DONE, RECENT, card_info, candidates, deal_lines, page, toast
+
+_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
+FormError = _web.FormError
+open_session = _web.open_session
+render = _web.render
+require_edit = _web.require_edit
+fmt_money = _web.fmt_money
+money_input = _web.money_input
+only_one = _web.only_one
+read_int = _web.read_int
+read_money = _web.read_money
+signed = _web.signed
+template_helpers = _web.template_helpers
+at_of = _web.at_of
+correction = _web.correction
+done_toast = _web.done_toast
+new_game = _web.new_game
+priced = _web.priced
+record = _web.record
+show = _web.show
+t = _web.t
 
 # its templates are in this package (a kind is one folder)
 bp = Blueprint("newmarket", __name__, template_folder="templates")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ...errors import RuleError
 from ...messages import CATALOG, N_, msg
-from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart
+from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart, ranked_by_net
 from ..validate import need_bool, need_index, need_seated
 from . import actions as A
 from .deal import dealer_index, finish, is_bury, leftover_moves, play, start_state
@@ -123,6 +123,12 @@ class NewmarketKind:
             raise err.at(option).named("seats" if option.startswith("seat") else option) from None
         return self.to_doc(rec)
 
+
+    def contest(self, rec: GameRec) -> dict | None:
+        return ranked_by_net(self, rec)
+
+    def undone(self, rec: GameRec) -> None:
+        return None
     def partnership(self, rec: GameRec) -> None:
         return None   # no teams in Newmarket
 

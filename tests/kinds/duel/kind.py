@@ -1,15 +1,14 @@
 """Duel: a deliberately small game kind that lives in the tests only. Two players; a tap gives one of them a
 point; "finish" ends the duel; each point of difference is worth the stake. It proves a kind is one folder:
-nothing outside this one changes for it, and it passes the conformance test (tests/kinds/test_conformance.py
-finds it here, with its new game and its random taps below)."""
+its rules (here), its pages (blueprint.py, templates/), its words (translations/) and its random taps
+(strategies.py); tests/kinds/test_new_kind.py drops this folder into a copy of the app and nothing else
+changes, and tests/kinds/test_conformance.py holds it to the contract."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import strategies as st
-
 from companion.errors import RuleError
-from companion.kinds.base import Action, Change, GameRec, Item, check_at, fingerprint
+from companion.kinds.base import Action, Change, GameRec, Item, check_at, fingerprint, players_chart
 from companion.messages import N_, define, msg
 
 define("duel", {
@@ -135,11 +134,30 @@ class DuelKind:
     def partnership(self, rec: GameRec) -> None:
         return None
 
+    def contest(self, rec: GameRec) -> dict | None:
+        if not rec.state["over"]:
+            return None
+        a, b = rec.head["seats"]
+        score = rec.state["score"]
+        return {"teams": [[a], [b]], "ranks": [1 + (score[b] > score[a]), 1 + (score[a] > score[b])]}
+
+    def undone(self, rec: GameRec) -> None:
+        return None
+
     def history(self, rec: GameRec) -> list[dict]:
         rounds = [{"label": msg("duel.point"), "meta": [], "moves": [{"who": it.body["to"], "amount": 1,
                                                                     "why": msg("duel.point")}]}
                   for it in rec.items if "to" in it.body]
-        return [{"title": None, "chart": None, "rounds": rounds}]
+        seats = rec.head["seats"]
+        labels, values, score = [], {p: [] for p in seats}, {p: 0 for p in seats}
+        for i, it in enumerate(rec.items):
+            if "to" in it.body:
+                score[it.body["to"]] += 1
+                labels.append(str(i + 1))          # chart labels are text (base.Kind.history)
+                for p in seats:
+                    values[p].append(score[p])
+        chart = players_chart(msg("duel.title"), msg("duel.point"), labels, values, seats)
+        return [{"title": None, "chart": chart, "rounds": rounds}]
 
     def ledger(self, rec: GameRec) -> list[dict]:
         return [{"round": i + 1, "from": None, "to": it.body["to"], "amount": 1, "why": msg("duel.point")}
@@ -147,18 +165,3 @@ class DuelKind:
 
 
 KIND = DuelKind()
-
-
-# the conformance test's data for this kind: a new game, and a random tap the game would take now
-
-def new_game(players: list[str]) -> dict:
-    return KIND.new_game(players, ((players[0], players[1]), 25))
-
-
-def tap(draw, rec: GameRec) -> Action | None:
-    if rec.state["over"]:
-        return None
-    at = KIND.position(rec)
-    if len(rec.items) and draw(st.integers(0, 9)) == 0:
-        return Finish(at=at)
-    return Point(to=draw(st.sampled_from(rec.head["seats"])), at=at)
