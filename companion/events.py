@@ -129,6 +129,16 @@ def club_set(night: Night, payload: dict, stale: bool) -> Outcome:
     return Outcome(payload, header=out)
 
 
+def logged(night: Night, payload: dict, stale: bool) -> Outcome:
+    """The organizer's log gets one entry at its end (a closed result changed: rules/club.md, Tables).
+    It changes no score, and undo does not take it back."""
+    from .club.log import clean_entry
+
+    entry = clean_entry(payload.get("entry"), "entry", night.count() + 1)
+    header = night.header
+    return Outcome({"entry": entry}, header={**header, "log": [*(header.get("log") or []), entry]})
+
+
 # ---------------------------------------------------------------------------------------------------
 # the games' events
 
@@ -223,7 +233,7 @@ def change_from_json(data: dict) -> Change:
 
 HANDLERS: dict[str, Callable[[Night, dict, bool], Outcome]] = {
     "rename": renamed, "add_player": player_added, "banker": banker_set, "paid": paid_marked, "club": club_set,
-    "add_game": game_added, "game": game_tapped, "undo": undone,
+    "log": logged, "add_game": game_added, "game": game_tapped, "undo": undone,
 }
 
 

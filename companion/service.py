@@ -239,6 +239,16 @@ def write_many(db: Database, row: dict, steps: list[tuple[str, dict]], *, browse
     return Written(row["version"], location)
 
 
+def run(db: Database, row: dict, plan, *, browser: str, key: str | None, seen_version: int | None,
+        location: str) -> Written:
+    """A domain command's events (``companion.club.commands.Plan``), written as one action: every event
+    and the table links its tables need, all or none."""
+    sid = row["id"]
+    also = (lambda: store.add_table_links(db, sid, plan.labels)) if plan.labels else None
+    return write_many(db, row, plan.steps, browser=browser, key=key, seen_version=seen_version,
+                      location=location, also=also)
+
+
 def _worked_out(db, row, etype, payload, seen_version, games=None):
     night = _RowNight(db, row, games)
     stale = seen_version is not None and seen_version != row["version"]

@@ -22,8 +22,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 40
 MAX_CLUB_PLAYERS = 400          # a club night (rules/tournament.md, "Scale"): 200 pairs, 100 tables
 MAX_NAME = 40
 MAX_SESSION_NAME = 80
-SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle")
-HEADER_KEYS = ("format", "name", "started", "currency", "players", "club", "settle")
+SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle", "log")
+HEADER_KEYS = ("format", "name", "started", "currency", "players", "club", "settle", "log")
 
 define("session", {
     "object": N_("a session file is a JSON object"),
@@ -187,6 +187,12 @@ def normalize_header(doc) -> dict:
         settle = _clean_settle(doc["settle"], out["players"])
         if settle:
             out["settle"] = settle
+    if doc.get("log") is not None:      # the organizer's log of a club night (changes no score)
+        from .club.log import clean_log
+
+        log = clean_log(doc["log"])
+        if log:
+            out["log"] = log
     return out
 
 
@@ -274,10 +280,11 @@ def read_file(data: bytes | str) -> Session:
 
 
 def to_doc(session: Session) -> dict:
-    doc = {k: session.header[k] for k in HEADER_KEYS if k in session.header and k != "settle"}
+    doc = {k: session.header[k] for k in HEADER_KEYS if k in session.header and k not in ("settle", "log")}
     doc["games"] = [game_doc(g) for g in session.games]
-    if session.header.get("settle"):
-        doc["settle"] = session.header["settle"]
+    for key in ("settle", "log"):
+        if session.header.get(key):
+            doc[key] = session.header[key]
     return doc
 
 

@@ -391,6 +391,26 @@ def replace_edit(db: Database, session_id: int) -> str:
     return token
 
 
+# -- a club night's table links (one scoring token per table label) --------------------------------
+
+def add_table_links(db: Database, session_id: int, labels: list[str]) -> None:
+    """A token for every label that has none, inside the caller's transaction."""
+    have = {r[0] for r in db.execute("SELECT label FROM club_tables WHERE session_id = ?", [session_id])}
+    for label in labels:
+        if label not in have:
+            db.execute("INSERT INTO club_tables(session_id, label, token, created) VALUES (?, ?, ?, ?)",
+                       [session_id, label, secrets.token_urlsafe(24), now()])
+
+
+def replace_table_link(db: Database, session_id: int, label: str) -> str | None:
+    """A new token for the table (the old one opens nothing), or None when there is no such table."""
+    token = secrets.token_urlsafe(24)
+    with immediate(db):
+        cur = db.execute("UPDATE club_tables SET token = ? WHERE session_id = ? AND label = ?",
+                         [token, session_id, label])
+    return token if cur.rowcount else None
+
+
 from .messages import N_, define  # noqa: E402
 
 define("store", {"bad_key": N_("This form's key is not valid: reload the page and try again.")})

@@ -28,3 +28,11 @@ def club_state(header: dict, games, states: list[dict]) -> dict:
     if club["format"] != "free":
         out["standings"] = standings(club, header["players"], matches)
     return out
+
+
+def round_in_play(heads: list[dict], club: dict) -> int:
+    """The round in play from the games' heads alone (``current_round`` without the states): the
+    highest round of a game, of byes written or of a clock started; 0 before the first."""
+    rounds = [h["round"] for h in heads if h.get("round") is not None]
+    rounds += [int(k) for k in (club.get("byes") or {})] + [int(k) for k in (club.get("clock") or {})]
+    return max(rounds, default=0)

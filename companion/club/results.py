@@ -63,3 +63,10 @@ def games_to_win(head: dict) -> int | None:
     rules = head.get("rules") or {}
     preset = PRESETS.get(rules.get("preset", "pagat"))
     return rules.get("games_to_win", preset and preset["games_to_win"])
+
+
+def round_result(kind: str, head: dict, state: dict) -> tuple[str | None, str | None] | None:
+    """A round game's result from its kind, head and state (None: not a round match)."""
+    if kind != "mus" or head.get("round") is None:
+        return None
+    return match_result({**state, "ended": head.get("ended")})

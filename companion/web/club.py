@@ -10,45 +10,25 @@ from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import csvexport, events, kinds, numbers, service, store
-from ..club.night import current_round
+from .. import csvexport, kinds, numbers, service, store
+from ..club.night import current_round, round_in_play
 from ..club.results import round_matches
 from ..club.proposals import propose
 from ..club.results import match_result
-from ..club.shape import clean_club, clean_label
+from ..club.commands import AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle
 from ..club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
 from ..db import get_db
 from ..errors import RuleError
-from ..kinds.mus.actions import EndByTime
 from ..messages import N_, define
 from ..share import qr_svg
 from . import club_links
-from .common import SessionView, is_poll, links, open_session, perform, refusal, render, request_key, require_edit, \
-    see_other, unchanged_poll
+from .common import SessionView, check, is_poll, links, open_session, refusal, render, request_key, \
+    require_edit, see_other, unchanged_poll
 from .i18n import t
 
 bp = Blueprint("club", __name__)
 SALA_PAGE = 12          # tables on one sala screen; more turn pages every 15 s
 
-define("clubweb", {
-    "pair_line": N_("Line %(n)s: a pair is two players of this session, like \"Ane, Bea\""),
-    "plan": N_("This plan no longer fits the players: propose the round again."),
-    "seat_twice": N_("%(name)s is seated twice"),
-    "missing": N_("%(name)s has no seat and is not sitting out"),
-    "not_pairs": N_("Table %(table)s: its teams must be two of the night's pairs"),
-    "no_round": N_("No round is being played."),
-    "open_hands": N_("Table %(tables)s has a hand being recorded: finish or undo it, then end the round."),
-    "no_club": N_("Choose a format first."),
-    "swap_same": N_("Choose two different places to swap."),
-    "not_present": N_("%(name)s is not playing tonight"),
-})
-
-
-class _HeaderOnly:
-    """A night as a header event sees it (adding a player reads nothing else)."""
-
-    def __init__(self, header: dict):
-        self.header = header
 
 
 # -- reading the night -----------------------------------------------------------------------------
@@ -90,14 +70,22 @@ def night(view: SessionView) -> dict:
     rnd = current_round(matches, club)
     shared = standings(club, view.players, matches) if club["format"] != "free" else []
     rows = [dict(row, label=rank_label(shared, row)) for row in shared]
+    in_round = [m for m in matches if m["round"] == rnd]
+    over = bool(in_round) and all(match_result(m)[0] for m in in_round)
+    planned = club.get("rounds")
     return {"club": club, "states": states, "games": games, "matches": matches, "round": rnd,
-            "standings": rows, "clock": _clock(club, rnd)}
+            "standings": rows, "clock": _clock(club, rnd, over), "round_over": over,
+            "night_over": bool(over and planned and rnd >= planned)}
 
 
-def _clock(club: dict, rnd: int) -> dict | None:
+def _clock(club: dict, rnd: int, stopped: bool = False) -> dict | None:
+    """The round clock: counting down from its start, or stopped once every match of the round has a
+    result (End the round, or the last match decided)."""
     started = (club.get("clock") or {}).get(str(rnd))
     if not started or not club.get("minutes"):
         return None
+    if stopped:
+        return {"stopped": True, "last_hand": False, "over": False, "minutes": 0, "left": 0}
     start = datetime.fromisoformat(started)
     end = start.timestamp() + club["minutes"] * 60
     now = datetime.now(timezone.utc).timestamp()
@@ -133,14 +121,6 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
 
 # -- the organizer's page --------------------------------------------------------------------------
 
-def _units(club: dict, players: list[str]) -> list:
-    """Who the proposal seats: pairs (pair formats) or players, without those who left."""
-    left = set(club.get("left") or [])
-    if club["format"] in PAIR_FORMATS:
-        return [p for p in club.get("pairs") or [] if not left & set(p)]
-    return [p for p in players if p not in left]
-
-
 def _plan_of(proposal) -> dict:
     return {"tables": [proposal.seats(tb) for tb in proposal.tables], "free": proposal.free}
 
@@ -161,8 +141,21 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
         ctx.update(next_round=rnd, plan=plan, plan_json=json.dumps(plan, ensure_ascii=False),
                    units=_unit_choices(club, plan))
     ctx["table_links"] = _table_links(view)
+    ctx["log"] = _log_rows(view, info)
     ctx["running"] = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
     return render("club/club.html", view, status=status, **ctx)
+
+
+def _log_rows(view: SessionView, info: dict) -> list[dict]:
+    """The organizer's log, newest first, each entry with the table and round of its game (when that
+    game is still there) and whether it says that standings changed after a later round was paired."""
+    out = []
+    for entry in reversed(view.header.get("log") or []):
+        gi = entry["game"]
+        head = info["games"][gi].head if gi < len(info["games"]) else {}
+        out.append({**entry, "table": head.get("table"), "round": head.get("round"),
+                    "when": entry["at"][11:16]})
+    return out
 
 
 def _unit_choices(club: dict, plan: dict) -> list[dict]:
@@ -185,10 +178,10 @@ def _table_links(view: SessionView) -> list[dict]:
             club_links.tables(get_db(), view.id).items()]
 
 
-def _organizer(token: str) -> SessionView:
+def _organizer(token: str, command: str) -> SessionView:
+    """The organizer's link, asked by ``permit`` for ``command`` (a table's link: 403, nothing changes)."""
     view = require_edit(token)
-    if view.table is not None:
-        abort(403)
+    check(view, command)
     return view
 
 
@@ -207,46 +200,39 @@ def _here(token):
 @bp.post("/s/<token>/club/setup")
 def setup(token):
     """The format, the round clock, the pairs, the club's Mus rules."""
-    view = _organizer(token)
+    view = _organizer(token, "club_setup")
     form = request.form
-    raw: dict = dict(_club(view) or {})
-    raw["format"] = form.get("format", "")
-    raw["kind"] = "mus"
-    for key in ("minutes", "rounds"):
-        value = form.get(key, "").strip()
-        if value:
-            raw[key] = numbers.parse_int(value, 0) if numbers.is_ascii_int(value) and len(value) < 10 else value
-        else:
-            raw.pop(key, None)
-    errors = {}
-    if raw["format"] in PAIR_FORMATS:
-        pairs = []
-        for n, line in enumerate(form.get("pairs", "").splitlines(), 1):
-            if not line.strip():
-                continue
-            names = [x.strip() for x in line.replace("&", ",").split(",") if x.strip()]
-            if len(names) != 2 or not all(x in view.players for x in names):
-                errors["pairs"] = t({"code": "clubweb.pair_line", "n": n})
-                break
-            pairs.append(names)
-        raw["pairs"] = pairs
-    else:
-        raw.pop("pairs", None)
+    lines = tuple(tuple(x.strip() for x in line.replace("&", ",").split(",") if x.strip())
+                  for line in form.get("pairs", "").splitlines())
     to_win = (form.get("games_to_win") or "2").strip()
-    raw["mus"] = {"rules": {"preset": form.get("preset", "spanish"),
-                            "games_to_win": int(to_win) if numbers.is_ascii_int(to_win) and len(to_win) < 4 else to_win},
-                  **({"scoring": "tally"} if form.get("scoring") == "tally" else {})}
-    if not errors:
-        try:
-            perform(view, "club", {"club": clean_club(raw, view.players)}, _here(token))
-        except RuleError as err:
-            field = err.path.split(".")[1].split("[")[0] if "." in err.path else "format"
-            if field == "mus":
-                field = "games_to_win"
-            errors[field if field in ("format", "pairs", "minutes", "rounds", "games_to_win") else "format"] = t(err.msg)
-    if errors:
-        return _page(view, 422, errors, form=form)
-    return see_other(_here(token))
+    cmd = Setup(format=form.get("format", ""), pairs=lines, minutes=_number(form.get("minutes", "")),
+                rounds=_number(form.get("rounds", "")), preset=form.get("preset", "spanish"),
+                games_to_win=int(to_win) if numbers.is_ascii_int(to_win) and len(to_win) < 4 else to_win,
+                tally=form.get("scoring") == "tally")
+    return _run(view, cmd, _here(token), lambda err: _page(view, 422, {err.field or "format": t(err.msg)}, form=form))
+
+
+def _number(value: str) -> int | str | None:
+    value = value.strip()
+    return (numbers.parse_int(value, 0) if numbers.is_ascii_int(value) and len(value) < 10 else value) if value else None
+
+
+def _night(view: SessionView) -> Night:
+    return Night(view.header, view.games)
+
+
+def _run(view: SessionView, cmd, location: str, refused, seen: int | None = None):
+    """A club command: handled by the domain, written through the service (all or none), 303 to
+    ``location``; a refusal (the domain's or the write's) through ``refused(err)``."""
+    from .. import security
+
+    try:
+        plan = handle(cmd, _night(view))
+        service.run(get_db(), view.row, plan, browser=security.browser_id(), key=request_key(),
+                    seen_version=seen, location=location)
+    except RuleError as err:
+        return refused(err)
+    return see_other(location)
 
 
 def _read_plan(form) -> dict:
@@ -264,149 +250,41 @@ def _read_plan(form) -> dict:
 def swap(token):
     """Swap two players (rotating) or two pairs in the proposed plan: the page comes back with it (nothing
     is written until the round starts)."""
-    view = _organizer(token)
-    club = _club(view) or abort(400)
+    view = _organizer(token, "swap")
+    _club(view) or abort(400)
     plan = _read_plan(request.form)
-    x, y = request.form.get("x", ""), request.form.get("y", "")
     try:
-        if x == y:
-            raise RuleError("clubweb.swap_same", "swap")
-        _swap(plan, club["format"] in PAIR_FORMATS, x, y)
-    except (RuleError, ValueError, IndexError, KeyError) as err:
-        message = t(err.msg) if isinstance(err, RuleError) else t({"code": "clubweb.plan"})
-        return _page(view, 422, {"swap": message}, plan)
+        handle(Swap(plan=plan, x=request.form.get("x", ""), y=request.form.get("y", "")), _night(view))
+    except RuleError as err:
+        return _page(view, 422, {"swap": t(err.msg)}, plan)
     return _page(view, plan=plan)
-
-
-def _place(plan: dict, pairs: bool, ref: str):
-    where, what = ref.split(":")
-    if where == "f":
-        return ("f", numbers.parse_int(what, 0))
-    ti = numbers.parse_int(where, 0)
-    plan["tables"][ti]          # IndexError when the plan has no such table
-    if pairs:
-        return ("t", ti, (0, 2) if what == "A" else (1, 3))
-    return ("t", ti, (numbers.parse_int(what, 0),))
-
-
-def _get(plan, pairs, place):
-    if place[0] == "f":
-        return plan["free"][place[1]]
-    seats = plan["tables"][place[1]]
-    got = [seats[i] for i in place[2]]
-    return got if pairs else got[0]
-
-
-def _put(plan, pairs, place, who):
-    if place[0] == "f":
-        plan["free"][place[1]] = who
-        return
-    seats = plan["tables"][place[1]]
-    for i, name in zip(place[2], who if pairs else [who]):
-        seats[i] = name
-
-
-def _swap(plan: dict, pairs: bool, x: str, y: str) -> None:
-    px, py = _place(plan, pairs, x), _place(plan, pairs, y)
-    a, b = _get(plan, pairs, px), _get(plan, pairs, py)
-    _put(plan, pairs, px, b)
-    _put(plan, pairs, py, a)
-
-
-def _check_plan(view: SessionView, club: dict, plan: dict) -> None:
-    """Every present pair or player seated once or sitting out once; tables of four; pairs as pairs."""
-    pairs = club["format"] in PAIR_FORMATS
-    units = _units(club, view.players)
-    seen: list[str] = []
-    for ti, seats in enumerate(plan["tables"]):
-        if not isinstance(seats, list) or len(seats) != 4 or not all(isinstance(s, str) for s in seats):
-            raise RuleError("clubweb.plan", "plan")
-        if pairs:
-            keys = {frozenset(p) for p in units}
-            if frozenset(seats[0::2]) not in keys or frozenset(seats[1::2]) not in keys:
-                raise RuleError("clubweb.not_pairs", "plan", table=ti + 1)
-        seen += seats
-    for who in plan["free"]:
-        if pairs and not (isinstance(who, list) and frozenset(who) in {frozenset(p) for p in units}):
-            raise RuleError("clubweb.plan", "plan")
-        seen += list(who) if pairs else [who]
-    present = [n for u in units for n in (u if pairs else [u])]
-    for name in seen:
-        if not isinstance(name, str) or name not in present:
-            raise RuleError("clubweb.not_present", "plan", name=str(name)[:40])
-        if seen.count(name) > 1:
-            raise RuleError("clubweb.seat_twice", "plan", name=name)
-    for name in present:
-        if name not in seen:
-            raise RuleError("clubweb.missing", "plan", name=name)
 
 
 @bp.post("/s/<token>/club/start")
 def start(token):
     """One tap: the round's byes or sit-outs and its clock, and a Mus match at each table (the club's
-    rules, seats from the plan), each table with its own scoring link."""
-    view = _organizer(token)
-    club = _club(view)
-    if not club or club["format"] == "free":
-        return _page(view, 422, {"plan": t({"code": "clubweb.no_club"})})
-    plan = _read_plan(request.form)
-    info = night(view)
-    rnd = info["round"] + 1
-    try:
-        _check_plan(view, club, plan)
-    except RuleError as err:
-        return _page(view, 422, {"plan": t(err.msg)}, plan)
-    new_club = dict(club)
-    if plan["free"]:
-        new_club["byes"] = {**(club.get("byes") or {}), str(rnd): plan["free"]}
-    new_club["clock"] = {**(club.get("clock") or {}), str(rnd): store.now()}
-    mus = club.get("mus") or {}
-    db = get_db()
-    labels = [str(i + 1) for i in range(len(plan["tables"]))]
-    steps = [("club", {"club": new_club})]
-    for label, seats in zip(labels, plan["tables"]):
-        game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
-                "seats": seats, "table": label, "round": rnd}
-        if mus.get("scoring"):
-            game["scoring"] = mus["scoring"]
-        steps.append(("add_game", {"game": game}))
-    try:      # the clock, the byes, every table and its link: one write (all of it or nothing)
-        _write_all(view, steps, request.form.get("v", type=numbers.int_or_none), also=lambda: club_links.add(db, view.id, labels))
-    except RuleError as err:
-        return _page(open_session(token), refusal(err), {"plan": t(err.msg)}, plan)
-    return see_other(_here(token))
-
-
-def _write_all(view: SessionView, steps: list, seen: int | None, also=None) -> store.Written:
-    """One organizer's action of several events, under the form's one key: all of them land or none."""
-    from .. import security
-
-    return service.write_many(get_db(), view.row, steps, browser=security.browser_id(), key=request_key(),
-                              seen_version=seen, location=_here(view.token), also=also)
+    rules, seats from the plan), each table with its own scoring link: one write, all of it or nothing."""
+    view = _organizer(token, "start_round")
+    plan = _read_plan(request.form) if _club(view) else {"tables": [], "free": []}
+    cmd = StartRound(plan=plan, now=store.now())
+    return _run(view, cmd, _here(token),
+                lambda err: _page(open_session(token), refusal(err), {"plan": t(err.msg)}, plan if _club(view) else None),
+                seen=request.form.get("v", type=numbers.int_or_none))
 
 
 @bp.post("/s/<token>/club/end")
 def end(token):
-    """End the round: every unfinished match of it ends by the clock (``"ended": "time"``)."""
-    view = _organizer(token)
-    info = night(view)
-    running = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
-    if not running:
-        if _landed(view):       # a double tap: the first one ended the round
-            return see_other(_here(token))
-        return _page(view, 422, {"end": t({"code": "clubweb.no_round"})})
-    stuck = _stuck(view, running)
-    if not stuck:
-        try:        # every running table ends in one write, or none does
-            _write_all(view, [("game", {"game": tb["gi"], "action": EndByTime()}) for tb in running], None)
-        except RuleError as err:
-            view = open_session(token)
-            stuck = _stuck(view, [tb for tb in running if tb["gi"] < len(view.games)])
-            if not stuck:
-                return _page(view, refusal(err), {"end": t(err.msg)})
-    if stuck:
-        return _page(open_session(token), 409, {"end": t({"code": "clubweb.open_hands", "tables": ", ".join(stuck)})})
-    return see_other(_here(token))
+    """End the round: every unfinished match of it ends by the clock (``"ended": "time"``), in one
+    write; none does while a hand is being recorded at one of them."""
+    view = _organizer(token, "end_round")
+
+    def refused(err):
+        if err.code == "clubweb.no_round" and _landed(view):
+            return see_other(_here(token))      # a double tap: the first one ended the round
+        fresh = open_session(token)
+        return _page(fresh, 409 if err.code == "clubweb.open_hands" else refusal(err), {"end": t(err.msg)})
+
+    return _run(view, EndRound(), _here(token), refused)
 
 
 def _landed(view: SessionView) -> bool:
@@ -417,94 +295,39 @@ def _landed(view: SessionView) -> bool:
     return bool(key and store.stored(get_db(), security.browser_id(), str(view.id), key, formkeys.current()))
 
 
-def _stuck(view: SessionView, running: list[dict]) -> list[str]:
-    """The tables whose match the clock cannot end now (a hand being recorded): the kind's own rule,
-    asked without writing."""
-    out = []
-    for tb in running:
-        rec = view.games[tb["gi"]]
-        try:
-            kinds.KINDS[rec.kind].apply(rec, EndByTime())
-        except RuleError:
-            out.append(tb["label"])
-    return out
-
-
 @bp.post("/s/<token>/club/leave")
 def leave(token):
     """A player (or, in pair formats, the pair) leaves between rounds; or comes back."""
-    view = _organizer(token)
-    club = _club(view) or abort(400)
-    name = request.form.get("name", "")
-    left = list(club.get("left") or [])
-    if name in left:
-        left.remove(name)
-    elif name in view.players:
-        left.append(name)
-    new = dict(club, left=left)
-    try:
-        perform(view, "club", {"club": clean_club(new, view.players)}, _here(token))
-    except RuleError as err:
-        return _page(view, refusal(err), {"leave": t(err.msg)})
-    return see_other(_here(token))
+    view = _organizer(token, "leave")
+    _club(view) or abort(400)
+    return _run(view, Leave(name=request.form.get("name", "")), _here(token),
+                lambda err: _page(view, refusal(err), {"leave": t(err.msg)}))
 
 
 @bp.post("/s/<token>/club/arrive")
 def arrive(token):
     """Late arrivals between rounds: a player (rotating), or a pair (pair formats) joins the night."""
-    view = _organizer(token)
-    club = _club(view) or abort(400)
-    names = [request.form.get("name", "")] + ([request.form.get("partner", "")] if club["format"] in PAIR_FORMATS else [])
-    header = view.header
-    try:
-        for name in names:
-            # checked before anything is written (the event's own rule, on the header alone)
-            header = events.player_added(_HeaderOnly(header), {"name": name}, False).header
-        added = header["players"][len(view.players):]
-        steps = [("add_player", {"name": name}) for name in added]
-        if club["format"] in PAIR_FORMATS:
-            new = dict(club, pairs=[*club.get("pairs", []), added])
-            steps.append(("club", {"club": clean_club(new, header["players"])}))
-        _write_all(view, steps, None)       # the players and their pair: one write
-    except RuleError as err:
-        return _page(open_session(token), refusal(err), {"arrive": t(err.msg)})
-    return see_other(_here(token))
+    view = _organizer(token, "arrive")
+    _club(view) or abort(400)
+    cmd = Arrive(name=request.form.get("name", ""), partner=request.form.get("partner", ""))
+    return _run(view, cmd, _here(token), lambda err: _page(open_session(token), refusal(err), {"arrive": t(err.msg)}))
 
 
 @bp.post("/s/<token>/club/table")
 def add_table(token):
     """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
-    view = _organizer(token)
-    club = _club(view) or {"format": "free"}
+    view = _organizer(token, "add_table")
     form = request.form
-    errors = {}
-    try:
-        label = clean_label(form.get("label", ""), "label")
-    except RuleError as err:
-        errors["label"] = t(err.msg)
-        label = None
-    seats = [form.get(f"seat{i}", "") for i in range(4)]
-    mus = club.get("mus") or {}
-    game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
-            "seats": seats, "table": label}
-    if mus.get("scoring"):
-        game["scoring"] = mus["scoring"]
-    if not errors:
-        try:
-            perform(view, "add_game", {"game": game}, _here(token) + "#tables")
-        except RuleError as err:
-            errors["seats"] = t(err.msg)
-        else:
-            club_links.ensure(get_db(), view.id, [label])     # a refused match leaves no link behind
-    if errors:
-        return _page(view, 422, errors, form=form)
-    return see_other(_here(token) + "#tables")
+    cmd = AddTable(label=form.get("label", ""), seats=tuple(form.get(f"seat{i}", "") for i in range(4)))
+    return _run(view, cmd, _here(token) + "#tables",
+                lambda err: _page(view, refusal(err), {"label" if err.field == "label" else "seats": t(err.msg)},
+                                  form=form))
 
 
 @bp.post("/s/<token>/club/tables/<label>/replace")
 def replace_table(token, label):
     """A new scoring link for one table: the phones holding the old one are locked out."""
-    view = _organizer(token)
+    view = _organizer(token, "replace_table_link")
     if club_links.replace(get_db(), view.id, club_links.label_of(label)) is None:
         abort(404)
     return see_other(_here(token) + "#tables")
@@ -536,7 +359,7 @@ def table_home(token):
 def cards(token):
     """Printable table cards (A4, two a page): the label, the QR of the table's scoring link, the seats
     of the current round."""
-    view = _organizer(token)
+    view = _organizer(token, "club_setup")
     info = night(view)
     seats = {tb["label"]: tb["st"] for tb in tables_now(view, info)}
     out = []
@@ -576,6 +399,39 @@ def sala(token):
 
 
 define("clubweb", {"card_qr": N_("QR code of the scoring link of table %(table)s")})
+
+
+@bp.app_template_global("table_round")
+def table_round(view: SessionView, gi: int | None = None) -> dict | None:
+    """What a table's phone shows above its match: the round, its clock ("last hand", "time is up", the
+    round over), and a newer match at this table (the next round started) to go to."""
+    if view is None or view.table is None:
+        return None
+    club = view.header.get("club") or {}
+    games = view.games
+    heads = [g.head for g in games]
+    rnd = round_in_play(heads, club)
+    mine = [i for i, h in enumerate(heads) if h.get("table") == view.table]
+    if gi is None:
+        gi = (request.view_args or {}).get("gi")
+    newer = None
+    if mine and isinstance(gi, int) and gi < mine[-1]:
+        newer = url_for(f"{games[mine[-1]].kind}.game", token=view.token, gi=mine[-1])
+    in_round = [g for g in games if g.head.get("round") == rnd and rnd]
+    over = bool(in_round) and all(g.head.get("ended") or (g.state or {}).get("match_winner") for g in in_round)
+    planned = club.get("rounds")
+    return {"gi": gi if isinstance(gi, int) else None, "round": rnd, "clock": _clock(club, rnd, over),
+            "round_over": over, "night_over": bool(over and planned and rnd >= planned), "newer": newer,
+            "newer_round": heads[mine[-1]].get("round") if newer else None}
+
+
+@bp.get("/s/<token>/table/strip")
+def table_strip(token):
+    """The table phone's strip alone (its own poll every 20 s: the clock moves on between taps)."""
+    view = open_session(token)
+    if view.table is None:
+        abort(404)
+    return render("club/_table_strip.html", view, gi=request.args.get("gi", type=int), alone=True)
 
 
 @bp.app_template_global("club_night")

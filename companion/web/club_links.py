@@ -28,15 +28,6 @@ def find_table(db: Database, token: str):
             "header": json.loads(row[5]), "summary": json.loads(row[6]), "table": row[7]}, "table"
 
 
-def table_may(view, etype: str, payload: dict) -> bool:
-    """A table link records taps and undoes in its own table's games, and nothing else."""
-    if etype not in ("game", "undo"):
-        return False
-    gi = payload.get("game")
-    games = view.games
-    return isinstance(gi, int) and 0 <= gi < len(games) and games[gi].head.get("table") == view.table
-
-
 def tables(db: Database, session_id: int) -> dict[str, str]:
     """{label: token} of the session's tables, in label order (numbers first, by value)."""
     rows = db.execute("SELECT label, token FROM club_tables WHERE session_id = ?", [session_id]).fetchall()
@@ -70,27 +61,13 @@ def label_order(label: str):
 def ensure(db: Database, session_id: int, labels: list[str]) -> dict[str, str]:
     """Every label has a token (new ones are written); {label: token} of all the session's tables."""
     with store.immediate(db):
-        add(db, session_id, labels)
+        store.add_table_links(db, session_id, labels)
     return tables(db, session_id)
-
-
-def add(db: Database, session_id: int, labels: list[str]) -> None:
-    """A token for every label that has none, inside the caller's transaction (a round's tables are
-    written with the round: ``service.write_many``)."""
-    have = {r[0] for r in db.execute("SELECT label FROM club_tables WHERE session_id = ?", [session_id])}
-    for label in labels:
-        if label not in have:
-            db.execute("INSERT INTO club_tables(session_id, label, token, created) VALUES (?, ?, ?, ?)",
-                       [session_id, label, new_token(), store.now()])
 
 
 def replace(db: Database, session_id: int, label: str) -> str | None:
     """A new token for the table: browsers holding the old one are locked out (it opens nothing)."""
-    token = new_token()
-    with store.immediate(db):
-        cur = db.execute("UPDATE club_tables SET token = ? WHERE session_id = ? AND label = ?",
-                         [token, session_id, label])
-    return token if cur.rowcount else None
+    return store.replace_table_link(db, session_id, label)
 
 
 _GAME_PAGE = re.compile(rf"/({'|'.join(map(re.escape, kinds.KINDS))})/\d+")     # a game page of any kind

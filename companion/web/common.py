@@ -12,6 +12,7 @@ from ..db import get_db
 from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
 from ..kinds.base import GameRec
 from ..messages import N_, define
+from ..permit import Decision, GameState, command_name, permit, phase_of
 from ..share import base_url
 from .i18n import t
 
@@ -93,7 +94,14 @@ class SessionView:
         if not self.can_edit:
             return None
         found = store.last_undoable(get_db(), self.id, gi)
-        return found[1] if found else None
+        if not found:
+            return None
+        if self.table is not None:      # a table's link offers only the undo it may do
+            name = "remove" if found[1] == "add_game" else \
+                "undo_clock" if self.games[gi].head.get("ended") == "time" else "undo"
+            if not permit(capability(self), name, game_state(self, gi)).allowed:
+                return None
+        return found[1]
 
 
 def open_session(token: str) -> SessionView:
@@ -163,18 +171,157 @@ def require_edit(token: str) -> SessionView:
     return view
 
 
-def perform(view: SessionView, etype: str, payload: dict, location: str) -> store.Written:
-    """Record one event through an edit link. Raises RuleError (nothing stored) when refused."""
+def capability(view: SessionView) -> str:
+    """The link's capability as ``permit`` names it."""
+    if view.table is not None:
+        return f"table {view.table}"
+    if not view.can_edit:
+        return "watch"
+    return "organizer" if view.header.get("club") else "scorer"
+
+
+def game_state(view: SessionView, gi) -> GameState | None:
+    """What ``permit`` reads of game ``gi`` (None: there is no such game; the event refuses it)."""
+    from ..club.night import round_in_play
+
+    games = view.games
+    if not isinstance(gi, int) or isinstance(gi, bool) or not 0 <= gi < len(games):
+        return None
+    rec = games[gi]
+    st = rec.state if isinstance(rec.state, dict) else {}
+    finished = bool(st.get("match_winner")) or rec.head.get("ended") is True or st.get("ended") is True
+    phase = phase_of(rec.head, finished, len(rec.items) > 0,
+                     round_in_play([g.head for g in games], view.header.get("club") or {}))
+    return GameState(phase, rec.head.get("table"))
+
+
+SESSION_COMMAND = {"add_game": "add_game", "add_player": "add_player", "rename": "rename", "banker": "settle",
+                   "paid": "settle", "club": "club_setup"}
+
+
+def command_of(view: SessionView, etype: str, payload: dict, command: str | None = None):
+    """(command name, game index or None) of an event a route is about to write."""
+    if etype == "game":
+        return command or command_name(payload.get("action")), payload.get("game")
+    if etype == "undo":
+        gi = payload.get("game")
+        state = game_state(view, gi)
+        if state is None:
+            return "undo", gi
+        found = store.last_undoable(get_db(), view.id, gi)
+        if found and found[1] == "add_game":
+            return "remove", gi
+        return ("undo_clock" if view.games[gi].head.get("ended") == "time" else "undo"), gi
+    return command or SESSION_COMMAND[etype], None
+
+
+def check(view: SessionView, command: str, gi=None) -> Decision:
+    """Ask ``permit`` once: a refusal is a 403 page saying why (nothing is written); a change the
+    organizer must confirm comes back as the question (a form that sends this one again, confirmed)."""
+    state = game_state(view, gi) if gi is not None else None
+    if gi is not None and state is None:
+        if view.table is not None:
+            abort(_refused(view, "permit.not_your_table"))
+        return Decision(True)          # no such game: the event itself refuses it, with its message
+    decision = permit(capability(view), command, state)
+    if not decision.allowed:
+        abort(_refused(view, decision.code))
+    if decision.ask and request.form.get("confirm") != "1":
+        abort(_ask(view, decision, gi))
+    if decision.ask:
+        from ..club.log import clean_note
+
+        try:        # a note that cannot be kept is said, and nothing is written
+            clean_note(request.form.get("note", ""), "note")
+        except RuleError as err:
+            abort(_ask(view, decision, gi, error=t(err.msg), status=422))
+    return decision
+
+
+def _refused(view: SessionView, code: str) -> Response:
+    return render("club/refused.html", view, status=403, message=t({"code": code}))
+
+
+CONFIRM_SKIP = ("csrf", "k", "v", "confirm", "note")
+
+
+def _ask(view: SessionView, decision: Decision, gi, error: str | None = None, status: int = 200) -> Response:
+    fields = [(k, v) for k, v in request.form.items(multi=True) if k not in CONFIRM_SKIP]
+    rec = view.games[gi] if gi is not None else None
+    return render("club/confirm.html", view, status=status, what=decision.ask, gi=gi, rec=rec, fields=fields,
+                  action=request.path, errors={"note": error} if error else {}, note=request.form.get("note", "")[:400],
+                  back=request.referrer if _same_site(request.referrer) else None)
+
+
+def _same_site(url: str | None) -> bool:
+    return bool(url) and url.startswith(request.host_url)
+
+
+def log_entry(view: SessionView, what: str, gi: int) -> dict:
+    """The organizer's log entry of a confirmed change (the form's optional note)."""
+    from ..club.log import clean_note
+
+    by = "organizer" if view.table is None else f"table {view.table}"
+    note = clean_note(request.form.get("note", ""))     # checked by ``check`` already
+    stamp = store.now()[:19] + "Z"
+    return {"at": stamp, "by": by, "what": what, "game": gi, **({"note": note} if note else {})}
+
+
+def perform(view: SessionView, etype: str, payload: dict, location: str, command: str | None = None) -> store.Written:
+    """Record one event through an edit link, as ``permit`` allows it (asked once; a change the
+    organizer confirms is written with its log entry, in one write). Raises RuleError (nothing
+    stored) when the rules refuse it."""
     if not view.can_edit:
         abort(403)
-    if view.table is not None:
-        from .club_links import table_may
-
-        if not table_may(view, etype, payload):
-            abort(403)
+    name, gi = command_of(view, etype, payload, command)
+    decision = check(view, name, gi)
     seen = request.form.get("v", type=numbers.int_or_none)
+    if decision.ask:
+        before = _result(view.games[gi]) if gi is not None else None
+        written = write_logged(view, [(etype, payload)], log_entry(view, decision.ask, gi), location, seen)
+        if gi is not None and not written.replayed:
+            _result_changed(view, gi, before)
+        return written
     return service.write(get_db(), view.row, etype, payload, browser=security.browser_id(), key=request_key(),
                          seen_version=seen, location=location, games=view.__dict__.get("games"))
+
+
+def _result(rec) -> tuple | None:
+    """A round match's result (winner or draw, and how), as the standings count it; None for a game
+    outside the rounds."""
+    from .. import kinds
+    from ..club.results import round_result
+
+    if rec is None or rec.head.get("round") is None:
+        return None
+    return round_result(rec.kind, rec.head, kinds.KINDS[rec.kind].state(rec))
+
+
+def _result_changed(view: SessionView, gi: int, before) -> None:
+    """A match of a round before the round in play has another result now: the standings that paired a
+    later round changed; the log says so (the organizer's page shows it)."""
+    from ..club.night import round_in_play
+
+    rec = view.games[gi] if gi < len(view.games) else None
+    if rec is None or rec.head.get("round") is None:
+        return
+    if rec.head["round"] >= round_in_play([g.head for g in view.games], view.header.get("club") or {}):
+        return
+    fresh = service.game(get_db(), view.id, gi)
+    if _result(fresh) == before:
+        return
+    row = store.session(get_db(), view.id)
+    entry = {**log_entry(view, "result_changed", gi)}
+    entry.pop("note", None)
+    service.write_many(get_db(), row, [("log", {"entry": entry})], browser=security.browser_id(), key=None,
+                       seen_version=None, location="")
+
+
+def write_logged(view: SessionView, steps: list, entry: dict | None, location: str, seen: int | None):
+    """Several events and the log entry that says why: all of them or none."""
+    return service.write_many(get_db(), view.row, [*steps, *([("log", {"entry": entry})] if entry else [])],
+                              browser=security.browser_id(), key=request_key(), seen_version=seen,
+                              location=location)
 
 
 def request_key() -> str | None:

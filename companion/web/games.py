@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import abort, request, url_for
+from flask import Response, abort, request, url_for
 
 from .. import numbers
 from ..errors import RuleError
-from .common import FormError, SessionView, game_action, open_session, perform, refusal, require_edit, see_other, \
-    unchanged_poll
+from .common import FormError, SessionView, check, game_action, is_poll, open_session, perform, refusal, \
+    require_edit, see_other, unchanged_poll
 from .forms import fmt_money
 from .i18n import t
 
@@ -19,7 +19,17 @@ def show(token: str, gi: int, kind: str, page: Callable):
     """A game's page, or its live poll's answer (unchanged: nothing; changed: the live region)."""
     view = open_session(token)
     view.game(gi, kind)
-    return unchanged_poll(view) or page(view, gi)
+    unchanged = unchanged_poll(view)
+    if unchanged is not None:
+        return unchanged
+    if view.table is not None and is_poll():
+        # a table's phone follows the night: the next round's match at its table opens by itself
+        mine = [i for i, g in enumerate(view.games) if g.head.get("table") == view.table]
+        if mine and gi < mine[-1]:
+            resp = Response(b"", status=200)
+            resp.headers["HX-Redirect"] = url_for(f"{view.games[mine[-1]].kind}.game", token=token, gi=mine[-1])
+            return resp
+    return page(view, gi)
 
 
 def priced(model: dict, value: int, currency: str, link: Callable[[int], str]) -> None:
@@ -66,6 +76,7 @@ def new_game(token: str, kind: str, new_page: Callable, defaults: Callable, read
     from .. import kinds
 
     view = require_edit(token)
+    check(view, "add_game")         # a table's link adds no game (asked before reading the form)
     if request.method == "GET":
         return new_page(view, defaults(view))
     form = request.form

@@ -15,7 +15,7 @@ from ..db import get_db
 from ..errors import KeyReused, RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
-from .common import (SessionView, links, open_session, perform, refusal, render, request_key, require_edit,
+from .common import (SessionView, check, links, open_session, perform, refusal, render, request_key, require_edit,
                      see_other, unchanged_poll)
 from .i18n import t
 
@@ -260,8 +260,7 @@ def undone_toast(rec) -> dict:
 def replace(token):
     """Replace the scoring link: asked first, then done, and said."""
     view = require_edit(token)
-    if view.table is not None:
-        abort(403)
+    check(view, "replace_link")         # the session's link only (a table's: 403)
     if request.method == "GET":
         return render("replace.html", view)
     new = store.replace_edit(get_db(), view.id)

@@ -100,13 +100,21 @@ def test_a_double_tap_on_start_round_starts_it_once(app, client):
     assert list(header["club"]["clock"]) == ["1"]
 
 
-def test_undo_takes_back_a_round_table_as_before(app, client):
+def test_removing_a_round_table_is_asked_first_then_logged(app, client):
     s = setup_night(client)
     edit = s["edit"]
     assert client.post(edit + "/club/start", data=start_form(client, edit)).status_code == 303
+    before = written(app, edit)
     resp = client.post(f"{edit}/undo/1", data={"csrf": csrf(client)})
+    page = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and "Remove this round match?" in page
+    assert written(app, edit) == before                 # asking writes nothing
+    resp = client.post(f"{edit}/undo/1", data=form_fields(page, f"{edit}/undo/1") | {"note": "wrong seats"})
     assert resp.status_code == 303
+    header = written(app, edit)[4]
     assert written(app, edit)[2] == 1
+    assert [(e["by"], e["what"], e["game"], e.get("note")) for e in header["log"]] == \
+        [("organizer", "removed", 1, "wrong seats")]
 
 
 def test_ending_a_round_with_a_hand_open_ends_no_table(app, client):

@@ -82,7 +82,10 @@ def test_a_round_at_two_tables_scored_by_table_links(client):
     assert [(g.get("result"), g.get("ended_by")) for g in state["games"]] == [("A", "time"), ("B", "time")]
     ended = client.get(two + "/mus/1").get_data(as_text=True)
     assert "clock ended the match" in ended and 'value="tally"' not in ended
-    assert tally(client, two, 1, [["A", 1]]).status_code == 422
+    before_doc = client.get(s["view"] + "/session.json").get_data()
+    refused = tally(client, two, 1, [["A", 1]])        # the clock ended it: the table's link records nothing
+    assert refused.status_code == 403 and "clock ended this match" in refused.get_data(as_text=True)
+    assert client.get(s["view"] + "/session.json").get_data() == before_doc
     rows = state["club"]["standings"]
     assert state["club"]["round"] == 1 and len(rows) == 8
     assert sum(r["match_points"] for r in rows) == 4 and sum(r["points_diff"] for r in rows) == 0
