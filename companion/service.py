@@ -254,3 +254,27 @@ def _worked_out(db, row, etype, payload, seen_version, games=None):
     stale = seen_version is not None and seen_version != row["version"]
     return rows_of(night, etype, events.step(night, etype, payload, stale))
 
+
+
+def apply(db: Database, row: dict, plan, *, browser: str, key: str | None, seen_version: int | None,
+          location: str, games: list[GameRec] | None = None, log: dict | None = None) -> Written:
+    """A typed command's events (``Plan``: a session command's, ``companion.session_commands.handle``, or
+    a club command's), written as one action, with the organizer's ``log`` entry when the change was
+    asked first. One event alone takes ``write``'s path (worked out before the lock; ``games``: what the
+    route read already); several, a log entry or table links take ``run``'s (all or none)."""
+    steps = [*plan.steps, *([("log", {"entry": log})] if log else [])]
+    if len(steps) == 1 and not plan.labels:
+        etype, payload = steps[0]
+        return write(db, row, etype, payload, browser=browser, key=key, seen_version=seen_version,
+                     location=location, games=games)
+    return run(db, row, type(plan)(steps, list(plan.labels)), browser=browser, key=key,
+               seen_version=seen_version, location=location)
+
+
+def replace_link(db: Database, session_id: int, browser: str) -> str:
+    """A new scoring link for the session (the old one now only watches), remembered on this browser as
+    its scoring link; the new token."""
+    new = store.replace_edit(db, session_id)
+    row, _role = store.find(db, new)
+    store.remember(db, browser, session_id, "edit", row["edit_gen"])
+    return new

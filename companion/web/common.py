@@ -267,6 +267,43 @@ def log_entry(view: SessionView, what: str, gi: int) -> dict:
     return {"at": stamp, "by": by, "what": what, "game": gi, **({"note": note} if note else {})}
 
 
+def command_for(view: SessionView, cmd) -> tuple[str, int | None]:
+    """(permit's command name, game index or None) of a typed session command: an undo is named by
+    the step it takes back (``command_of``), every other by its class."""
+    from ..session_commands import Undo
+
+    if isinstance(cmd, Undo):
+        return command_of(view, "undo", {"game": cmd.game})
+    return command_name(cmd), None
+
+
+def execute(view: SessionView, cmd, location) -> store.Written:
+    """A typed session command (``companion.session_commands``) through an edit link: ``permit`` asked
+    once (before the form's content is judged: a link that may not write learns only that), the domain
+    turns it into events, ``service.apply`` writes them (with the log entry of a change the organizer
+    confirmed). Raises RuleError, with nothing stored, when the command or the rules refuse it."""
+    from ..session_commands import ReplaceLink, handle
+
+    if not view.can_edit:
+        abort(403)
+    name, gi = command_for(view, cmd)
+    decision = check(view, name, gi)
+    plan = handle(cmd)
+    if isinstance(cmd, ReplaceLink):        # no event: the link is a row, not part of the session file
+        new = service.replace_link(get_db(), view.id, security.browser_id())
+        return store.Written(view.version, location(new))      # the new link's page (``location(token)``)
+    seen = request.form.get("v", type=numbers.int_or_none)
+    if decision.ask:
+        before = _result(view.games[gi]) if gi is not None else None
+        written = service.apply(get_db(), view.row, plan, browser=security.browser_id(), key=request_key(),
+                                seen_version=seen, location=location, log=log_entry(view, decision.ask, gi))
+        if gi is not None and not written.replayed:
+            _result_changed(view, gi, before)
+        return written
+    return service.apply(get_db(), view.row, plan, browser=security.browser_id(), key=request_key(),
+                         seen_version=seen, location=location, games=view.__dict__.get("games"))
+
+
 def perform(view: SessionView, etype: str, payload: dict, location: str, command: str | None = None) -> store.Written:
     """Record one event through an edit link, as ``permit`` allows it (asked once; a change the
     organizer confirms is written with its log entry, in one write). Raises RuleError (nothing

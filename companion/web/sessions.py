@@ -15,7 +15,8 @@ from ..db import get_db
 from ..errors import KeyReused, RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
-from .common import (SessionView, check, links, open_session, perform, refusal, render, request_key, require_edit,
+from ..session_commands import AddPlayer, RenameSession, ReplaceLink, Undo
+from .common import (SessionView, check, execute, links, open_session, refusal, render, request_key, require_edit,
                      see_other, unchanged_poll)
 from .i18n import t
 
@@ -211,7 +212,7 @@ def opened(token):
 def rename(token):
     view = require_edit(token)
     try:
-        perform(view, "rename", {"name": request.form.get("name", "")}, url_for("sessions.show", token=token))
+        execute(view, RenameSession(request.form.get("name", "")), url_for("sessions.show", token=token))
     except RuleError as err:
         return _session_page(view, status=refusal(err), errors={"rename": t(err.msg)})
     return see_other(url_for("sessions.show", token=token))
@@ -227,7 +228,7 @@ def add_player(token):
             return _session_page(view, status=422, errors={"player": t(text_policy.look_alike_message(other, typed))},
                                  confirm_player=typed)
     try:
-        perform(view, "add_player", {"name": request.form.get("name", "")}, url_for("sessions.show", token=token))
+        execute(view, AddPlayer(request.form.get("name", "")), url_for("sessions.show", token=token))
     except RuleError as err:
         return _session_page(view, status=refusal(err), errors={"player": t(err.msg)})
     return see_other(url_for("sessions.show", token=token))
@@ -241,7 +242,7 @@ def undo(token, gi):
     target = request.form.get("target", type=numbers.int_or_none)
     said = undone_toast(rec)
     try:
-        written = perform(view, "undo", {"game": gi, "target": target}, game_url)
+        written = execute(view, Undo(gi, target), game_url)
     except RuleError as err:
         return _session_page(view, status=422 if isinstance(err, KeyReused) else 409, errors={"undo": t(err.msg)})
     still_there = service.game(get_db(), view.id, gi) is not None
@@ -260,13 +261,11 @@ def undone_toast(rec) -> dict:
 def replace(token):
     """Replace the scoring link: asked first, then done, and said."""
     view = require_edit(token)
-    check(view, "replace_link")         # the session's link only (a table's: 403)
     if request.method == "GET":
+        check(view, "replace_link")     # the session's link only (a table's: 403)
         return render("replace.html", view)
-    new = store.replace_edit(get_db(), view.id)
-    row, _role = store.find(get_db(), new)
-    store.remember(get_db(), security.browser_id(), view.id, "edit", row["edit_gen"])
-    return see_other(url_for("sessions.show", token=new, replaced=1))
+    written = execute(view, ReplaceLink(), lambda new: url_for("sessions.show", token=new, replaced=1))
+    return see_other(written.location)
 
 
 def _json(obj, filename: str | None = None) -> Response:

@@ -14,7 +14,8 @@ from ..messages import N_, NP_, define, msg
 from .i18n import fmt_money
 from ..session import settle_of
 from ..settle import EXACT_LIMIT
-from .common import SessionView, open_session, perform, refusal, render, require_edit, see_other, unchanged_poll
+from ..session_commands import MarkPaid, SetBanker
+from .common import SessionView, execute, open_session, refusal, render, require_edit, see_other, unchanged_poll
 from .i18n import fmt_date, t
 
 bp = Blueprint("settle", __name__)
@@ -176,7 +177,7 @@ def banker(token):
     here = url_for("settle.show", token=token)
     name = request.form.get("banker", "").strip() or None
     try:
-        perform(view, "banker", {"banker": name}, here)
+        execute(view, SetBanker(name), here)
     except RuleError as err:
         return _page(view, status=refusal(err), errors={"banker": t(err.msg)})
     return see_other(here)
@@ -190,12 +191,12 @@ def paid(token):
     here = url_for("settle.show", token=token)
     form = request.form
     amount = form.get("amount", "")
-    if not numbers.is_ascii_int(amount) or len(amount) > 15:      # the one number reader
-        return _page(view, status=422, errors={"paid": t(msg("settle.not_in_plan"))})
-    payment = {"from": form.get("from", ""), "to": form.get("to", ""), "amount": int(amount)}
-    mark = form.get("paid", "1") not in ("0", "", "false", "no")
+    # the one number reader; anything else is refused by the command, after permit is asked
+    number = int(amount) if numbers.is_ascii_int(amount) and len(amount) <= 15 else None
+    cmd = MarkPaid(form.get("from", ""), form.get("to", ""), number,
+                   paid=form.get("paid", "1") not in ("0", "", "false", "no"))
     try:
-        perform(view, "paid", {"payment": payment, "paid": mark}, here)
+        execute(view, cmd, here)
     except RuleError as err:
         return _page(view, status=refusal(err), errors={"paid": t(err.msg)})
     return see_other(here)
