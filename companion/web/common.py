@@ -223,7 +223,10 @@ def check(view: SessionView, command: str, gi=None) -> Decision:
         if view.table is not None:
             abort(_refused(view, "permit.not_your_table"))
         return Decision(True)          # no such game: the event itself refuses it, with its message
-    decision = permit(capability(view), command, state)
+    asked = g.setdefault("permit_asked", {})      # a route that checks before reading its form, then
+    decision = asked.get((command, gi))             # writes through ``perform``: one ask per request
+    if decision is None:
+        decision = asked[(command, gi)] = permit(capability(view), command, state)
     if not decision.allowed:
         abort(_refused(view, decision.code))
     if decision.ask and request.form.get("confirm") != "1":

@@ -8,6 +8,7 @@ import pytest
 from helpers import csrf, form_fields
 from test_club_permit import PLAYERS, doc, night
 from test_desmoche_web import add_series
+from test_newmarket_web import BASE as NEWMARKET
 from test_newmarket_web import add_game
 
 import companion.web.common as common
@@ -38,7 +39,8 @@ ROUTES = {
     "desmoche.new": ("/desmoche/new", SEATS),
     # a game's own routes: the game page's form (when it shows one now) and what a phone fills in
     **{f"newmarket.{name}": (f"/{{gi}}/{path}", extra) for name, path, extra in (
-        ("start", "start", {}), ("boodle", "boodle", {}), ("cancel", "cancel", {}), ("dummy", "dummy", {"dummy": "swap"}),
+        ("start", "start", {}), ("boodle", "boodle", {}), ("cancel", "cancel", {}),
+        ("dummy", "dummy", {"dummy": "swap"}),
         ("end_deal", "end", {"blocked": "1"}), ("end_game", "end-game", {}), ("exchange", "exchange", {}))},
     **{f"desmoche.{name}": (f"/{{gi}}/{path}", extra) for name, path, extra in (
         ("hand", "hand", {"winner": "p:Ane", "auto_win": "none"}), ("stake", "stake", {"new_stake": "20"}),
@@ -138,3 +140,26 @@ def test_the_tournament_routes_ask_permit_too(client, app, asked):
         resp = client.post(s["edit"] + path, data={"csrf": csrf(client), "k": "", **form})
         assert len(asked) == 1 and resp.status_code == 403, (endpoint, asked, resp.status_code)
         assert doc(client, s) == before, endpoint
+
+
+def test_an_allowed_write_asks_permit_once_too(client, monkeypatch):
+    """Counting without refusing: a write that lands asked once (no second ask on the way to the store)."""
+    s, _one, _two = night(client, "playing")
+    edit = s["edit"]
+    counted, real = [], common.permit
+
+    def counting(capability, command, state):
+        counted.append(command_name(command))
+        return real(capability, command, state)
+    monkeypatch.setattr(common, "permit", counting)
+    for path, form in (("/rename", {"name": "Mine"}), ("/players", {"name": "Zoe"}), ("/undo/0", {}),
+                       ("/settle/banker", {"banker": "Ane"}), ("/settle/banker", {"banker": ""})):
+        counted.clear()
+        before = doc(client, s)
+        resp = client.post(edit + path, data={"csrf": csrf(client), "k": "", **form})
+        assert resp.status_code == 303 and len(counted) == 1, (path, counted, resp.status_code)
+        assert doc(client, s) != before, path
+    page = client.get(edit + "/newmarket/new").get_data(as_text=True)
+    counted.clear()
+    resp = client.post(edit + "/newmarket/new", data={**form_fields(page, edit + "/newmarket/new"), **NEWMARKET})
+    assert resp.status_code == 303 and counted == ["add_game"], counted
