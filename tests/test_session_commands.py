@@ -40,3 +40,16 @@ def test_commands_are_frozen():
         AddPlayer("Zoe").name = "Ane"
     with pytest.raises(TypeError):
         handle({"type": "rename"})
+
+
+def test_every_typed_command_class_names_a_command_of_the_table():
+    import dataclasses
+    import inspect
+
+    from companion import session_commands
+    from companion.club import commands as club
+
+    classes = [c for mod in (session_commands, club) for _, c in inspect.getmembers(mod, inspect.isclass)
+               if dataclasses.is_dataclass(c) and c.__module__ == mod.__name__ and "command" in vars(c)]
+    assert len(classes) >= 13
+    assert all(c.command in COMMANDS for c in classes), [c.__name__ for c in classes if c.command not in COMMANDS]
