@@ -44,7 +44,7 @@ class _DatabaseErrors:
 def _where(db_path: str) -> str:
     """The database as a person reads it: a file's full path, a URL without its password."""
     if is_url(db_path):
-        from .postgres import describe
+        from .storage.postgres import describe
 
         return describe(db_path)
     return os.path.abspath(db_path)
@@ -167,7 +167,7 @@ def _read(path: str):
 def import_(db_path, file):
     """Import a companion-session/1 file as a new session; prints its id and links."""
     from . import service
-    from .db import connect
+    from .storage.db import connect
 
     sess = _read(file)
     _open_app(db_path)  # creates / migrates the database
@@ -184,7 +184,7 @@ def import_(db_path, file):
 def export(db_path, session_id):
     """Print session ID as a companion-session/1 file."""
     from . import service
-    from .db import connect
+    from .storage.db import connect
     from .session import to_doc
 
     if not is_url(db_path) and not os.path.isfile(db_path):
@@ -226,7 +226,7 @@ def check(db_path):
     """Check the database: SQLite's integrity check, then every game's stored state against the replay of
     its hands. Names each wrong session; exit status 1 when anything is wrong."""
     from .check import check_database
-    from .db import connect
+    from .storage.db import connect
 
     _open_app(db_path, write=False)
     with _DatabaseErrors(db_path):

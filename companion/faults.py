@@ -123,7 +123,7 @@ def database_line(path: str, err: BaseException | str) -> str:
     """One line for the command line, naming the file and what to do."""
     kind = err if isinstance(err, str) else kind_at(err, path)
     if is_url(path):
-        from .postgres import describe
+        from .storage.postgres import describe
 
         return f"database {describe(path)}: {'busy or unreachable, try again' if kind == BUSY else err}"
     where = os.path.abspath(path)
@@ -185,7 +185,7 @@ def probe_write(path: str) -> None:
     sqlite3.Error."""
     from datetime import datetime, timezone
 
-    from .db import connect
+    from .storage.db import connect
 
     db = connect(path)
     try:

@@ -21,11 +21,12 @@ from collections.abc import Callable, Iterable
 
 from sqlite_utils import Database
 
-from . import events, formkeys, store, summary
+from . import events, formkeys, summary
+from .storage import store
 from .errors import RuleError
 from .kinds.base import GameRec, Item
 from .session import Session, player_key, state_of, to_doc
-from .store import Written
+from .storage.store import Written
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ class Cluster:
         """A fresh, empty schema; the URL that uses it."""
         import psycopg
 
-        from companion.postgres import with_schema
+        from companion.storage.postgres import with_schema
 
         name = "t_" + uuid.uuid4().hex[:16]
         with psycopg.connect(self.url, autocommit=True) as conn:
@@ -64,7 +64,7 @@ class Cluster:
     def drop(self, url: str) -> None:
         import psycopg
 
-        from companion.postgres import close_pools
+        from companion.storage.postgres import close_pools
 
         close_pools(url)
         schema = url.rsplit("search_path%3D", 1)[1]

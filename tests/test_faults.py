@@ -13,7 +13,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from companion import create_app, db as dbmod
+from companion import create_app
+from companion.storage import db as dbmod
 from companion.cli import main
 from helpers import form_fields, new_session
 

@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from companion import postgres, postgres_schema
-from companion.db import connect, init_db
+from companion.storage import postgres, postgres_schema
+from companion.storage.db import connect, init_db
 
 
 @pytest.fixture
@@ -265,7 +265,8 @@ def _listening_night(url, link="view"):
     import re
     import time
 
-    from companion import create_app, postgres_live
+    from companion import create_app
+    from companion.storage import live as postgres_live
     from helpers import new_session
 
     app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
@@ -323,7 +324,7 @@ def test_a_lost_listener_forgets_the_cache_and_polls_read_the_database(url):
 
 
 def test_a_replaced_scoring_link_is_forgotten_by_the_cache(url):
-    from companion import store
+    from companion.storage import store
 
     client, links, version, cache = _listening_night(url, "edit")
     _poll(client, links["edit"], version)

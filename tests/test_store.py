@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from companion import events, service, session as S, store
-from companion.db import connect, init_db
+from companion import events, service, session as S
+from companion.storage import store
+from companion.storage.db import connect, init_db
 from companion.errors import RuleError, Stale
 from companion.kinds.mus import KIND as MUS, actions as A
 
@@ -193,8 +194,9 @@ def test_four_phones_writing_at_once_lose_nothing(new_database):
 WRITER = r"""
 import sys
 sys.path.insert(0, sys.argv[3])
-from companion import service, store
-from companion.db import connect
+from companion import service
+from companion.storage import store
+from companion.storage.db import connect
 from companion.kinds.mus import actions as A
 db = connect(sys.argv[1])
 sid = int(sys.argv[2])

@@ -22,7 +22,8 @@ import time
 
 from sqlite_utils import Database
 
-from .. import service, store
+from .. import service
+from ..storage import store
 from ..session import player_key
 from . import contests as C, rating as R, tally
 
@@ -98,7 +99,7 @@ def _build(db: Database) -> None:
     for name in _NAMES:
         db.execute(f"DROP TABLE IF EXISTS {name}")
     if _postgres(db):
-        from ..postgres import ddl
+        from ..storage.postgres import ddl
 
         for sql in _TABLES:
             db.execute(ddl(sql))

@@ -8,7 +8,8 @@ import secrets
 
 from sqlite_utils import Database
 
-from .. import kinds, store
+from .. import kinds
+from ..storage import store
 
 
 def new_token() -> str:

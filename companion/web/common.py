@@ -7,8 +7,9 @@ from functools import cached_property
 from flask import Response, abort, current_app, g, redirect, render_template, request
 from jinja2 import Template
 
-from .. import formkeys, security, service, store
-from ..db import get_db
+from .. import formkeys, security, service
+from ..storage import store
+from ..storage.db import get_db
 from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
 from ..kinds.base import GameRec
 from ..messages import N_, define

@@ -18,7 +18,7 @@ import zipfile
 from flask import Blueprint, Response, current_app, request, url_for
 
 from .. import archive as archive_import, kinds, security, service
-from ..db import get_db
+from ..storage.db import get_db
 from ..messages import N_, define, msg
 from ..session import player_key, to_doc
 from . import night_history, players

@@ -20,7 +20,7 @@ MAX_TOKEN = 64
 
 
 def _link_exists(token: str) -> bool:
-    from ..db import get_db
+    from ..storage.db import get_db
 
     if not token or len(token) > MAX_TOKEN:
         return False

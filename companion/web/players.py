@@ -8,7 +8,7 @@ import json
 from flask import abort, redirect, url_for
 
 from .. import charts, security
-from ..db import get_db
+from ..storage.db import get_db
 from ..messages import N_, define, msg
 from ..session import player_key
 from .common import render

@@ -81,7 +81,7 @@ class FastPoll:
     def lookup(self, token: str) -> tuple[int, bool] | None:
         """(version, whether the token is the Watch link) of a session's link, or None."""
         if engine.is_url(self.database):     # told of every write: most polls read nothing (postgres_live)
-            from ..postgres_live import versions
+            from ..storage.live import versions
 
             row = versions(self.database).lookup(token)
         else:

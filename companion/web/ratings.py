@@ -19,7 +19,7 @@ from babel import numbers as bnum
 from flask import Blueprint, Response, abort, redirect, request, url_for
 
 from .. import charts, kinds, security
-from ..db import get_db
+from ..storage.db import get_db
 from ..messages import N_, NP_, define, msg
 from ..ratings import derived, rating as R
 from ..ratings.contests import pair_key

@@ -8,9 +8,10 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, flash, request, session, url_for
 
-from .. import kinds, security, service, store
+from .. import kinds, security, service
+from ..storage import store
 from ..archive import read_session
-from ..db import get_db
+from ..storage.db import get_db
 from ..errors import RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
