@@ -194,11 +194,11 @@ def write(db: Database, row: dict, etype: str, payload: dict, *, browser: str, k
             raise
         head = None     # refused on a session that moved meanwhile: look again under the lock
     if head is not None:
-        with store.immediate(db):
+        with store.immediate(db, sid):
             if store.commit(db, sid, row["version"], rows, header=head, browser=browser, key=key,
                             location=location, fingerprint=fingerprint):
                 return Written(row["version"] + 1, location)
-    with store.immediate(db):       # somebody wrote first: again, under the lock
+    with store.immediate(db, sid):  # somebody wrote first: again, under the lock
         done = store.stored(db, browser, scope, key, fingerprint)
         if done:
             return done
@@ -222,7 +222,7 @@ def write_many(db: Database, row: dict, steps: list[tuple[str, dict]], *, browse
     key = store.check_key(key)
     sid, scope = row["id"], str(row["id"])
     fingerprint = formkeys.current()
-    with store.immediate(db):
+    with store.immediate(db, sid):
         done = store.stored(db, browser, scope, key, fingerprint)
         if done:
             return done

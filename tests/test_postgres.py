@@ -83,6 +83,55 @@ def test_a_second_writer_waits_for_the_first_and_sees_its_commit(url):
     assert seen == [("first",)]
 
 
+def _waiting(db) -> bool:
+    """Whether ``db``'s backend waits for a lock (asked of PostgreSQL: no guessing by time)."""
+    pid = db.raw.info.backend_pid
+    probe = connect(db.path)
+    try:
+        return probe.execute("SELECT count(*) FROM pg_locks WHERE pid = ? AND NOT granted", [pid]).fetchone()[0] > 0
+    finally:
+        probe.close()
+
+
+def _until(check, timeout=30.0):
+    import time
+
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "never happened"
+        time.sleep(0.01)
+
+
+def test_writers_of_two_sessions_go_side_by_side_and_an_archive_wide_one_waits_for_all(url):
+    """A lock per session (issue 27): a tap at one table never waits for another table's; a second writer
+    of the same session waits; an archive-wide write (an import, the ratings' tables) waits for both and
+    holds every session's writer back while it runs."""
+    init_db(url)
+    one, two, same, whole, later = (connect(url) for _ in range(5))
+    one.begin_write(1)
+    two.begin_write(2)                   # another session: granted at once (this call returns)
+    threads = [threading.Thread(target=same.begin_write, args=(1,)), threading.Thread(target=whole.begin_write)]
+    threads[0].start()
+    _until(lambda: _waiting(same))       # the same session: waits for the first
+    threads[1].start()
+    _until(lambda: _waiting(whole))      # archive-wide: waits for every writer
+    one.execute("COMMIT")
+    threads[0].join(30)
+    assert not threads[0].is_alive() and _waiting(whole)
+    two.execute("COMMIT")
+    same.execute("COMMIT")
+    threads[1].join(30)
+    assert not threads[1].is_alive()
+    waiting = threading.Thread(target=later.begin_write, args=(3,))
+    waiting.start()
+    _until(lambda: _waiting(later))      # any session's writer waits for the archive-wide one
+    whole.execute("COMMIT")
+    waiting.join(30)
+    later.execute("COMMIT")
+    for db in (one, two, same, whole, later):
+        db.close()
+
+
 def test_a_writer_held_up_too_long_is_told_busy(url, monkeypatch):
     from companion import create_app
 

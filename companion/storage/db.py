@@ -285,12 +285,19 @@ def get_db() -> Database:
 
 
 def close_db(_exc=None) -> None:
+    """Teardown: the connection back to its pool, never an error (the answer is already made: a fault
+    here would turn a 503 that says what happened into a bare 500)."""
     db = g.pop("db", None)
     if db is None:
         return
-    if db.conn.in_transaction:  # never hand on a connection in the middle of a transaction
-        db.execute("ROLLBACK")
     if getattr(db, "dialect", "") == "postgresql":
-        db.close()                 # back to psycopg's pool
+        db.close()                 # rolled back if needed, back to psycopg's pool (a lost one is dropped)
+        return
+    try:
+        if db.conn.in_transaction:  # never hand on a connection in the middle of a transaction
+            db.execute("ROLLBACK")
+    except sqlite3.Error as err:
+        current_app.logger.warning("database connection dropped at teardown: %s", err)
+        db.conn.close()            # not reused: a connection whose rollback failed is not trusted
         return
     _pools.setdefault(current_app.config["DATABASE"], queue.SimpleQueue()).put(db)

@@ -5,10 +5,11 @@ The store's SQL is written once, in the subset both engines read the same way (`
 cached: ``?`` placeholders become psycopg's ``%s``, SQLite's ``json_extract(col, '$.key')`` and
 ``json_each(?)`` become PostgreSQL's JSON functions, and ``LIKE`` keeps SQLite's case-insensitive match.
 
-Transactions keep SQLite's meaning. ``BEGIN IMMEDIATE`` (one writer at a time, who sees every commit
-before it) is ``BEGIN`` plus a transaction-scoped advisory lock that every writer takes: writes queue
-behind each other as they do on SQLite, and each statement after the lock reads every earlier commit
-(READ COMMITTED). A plain ``BEGIN`` (a read that must see one committed state) is REPEATABLE READ.
+Transactions keep SQLite's meaning per session. ``BEGIN IMMEDIATE`` (one writer at a time, who sees
+every commit before it) is ``BEGIN`` plus transaction-scoped advisory locks (``Database.begin_write``): a
+session's writer takes that session's lock, so writes to one session queue behind each other as they do
+on SQLite while two tables' taps go on side by side; an archive-wide write takes the archive's lock and
+waits for them all. Each statement after the lock reads every earlier commit (READ COMMITTED). A plain ``BEGIN`` (a read that must see one committed state) is REPEATABLE READ.
 
 Connections come from psycopg's pool, one pool per process and database (a forked worker opens its own).
 Text columns use the "C" collation, so ``ORDER BY`` sorts as SQLite does (by code point) whatever the
@@ -26,8 +27,9 @@ from psycopg import pq
 from psycopg_pool import ConnectionPool
 
 
-WRITE_LOCK = 0x436F6D70           # the advisory lock every writer takes ("Comp")
-_BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})".encode()
+WRITE_LOCK = 0x436F6D70           # the archive's advisory lock ("Comp"): shared by a session's writer,
+_BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})".encode()    # whole for an archive-wide one
+POOL_TIMEOUT = 10.0               # seconds a request waits for a connection (the server down: then 503)
 MIGRATE_LOCK = WRITE_LOCK + 1     # servers starting at once migrate one after the other
 LOCK_TIMEOUT = "10s"              # as SQLite's busy timeout: a writer waits this long, then fails
 POOL_MAX = 32                     # connections per process: a gthread worker's threads plus its polls
@@ -103,19 +105,36 @@ class Database:
         self.written.append((session_id, version))
 
     def execute(self, sql: str, params=None):
+        return self._first(lambda: self._execute(sql, params))
+
+    def _first(self, run):
         if not self.used and self.pool is not None:
             # a request's first statement: a connection the server closed meanwhile (a restart, a
             # failover, an idle timeout) is replaced and the statement sent again, instead of failing the
             # request (cheaper than checking every borrowed connection with a round trip of its own)
             self.used = True
             try:
-                return self._execute(sql, params)
+                return run()
             except psycopg.OperationalError:
                 if not self.raw.broken and not self.raw.closed:
                     raise
                 self.pool.putconn(self.raw)          # closed: the pool drops it
-                self.raw = self.pool.getconn()
-        return self._execute(sql, params)
+                self.raw = self.pool.getconn(timeout=POOL_TIMEOUT)
+        return run()
+
+    def begin_write(self, scope=None) -> None:
+        """SQLite's ``BEGIN IMMEDIATE``, as narrow as the write: a write within one session (``scope``:
+        the session's id, or another name for what it touches) takes the archive's lock shared and its
+        scope's lock whole, so taps at two tables never wait for each other; an archive-wide write
+        (``scope`` None: an import, the ratings' tables, a copy) takes the archive's lock whole and waits
+        for every writer. Always the archive's lock first: no two writers can wait for each other."""
+        self.written = []
+        if scope is None:
+            sql = _BEGIN_WRITE
+        else:
+            sql = (f"BEGIN; SELECT pg_advisory_xact_lock_shared({WRITE_LOCK});"
+                   f" SELECT pg_advisory_xact_lock({WRITE_LOCK}, {scope_key(scope)})").encode()
+        self._first(lambda: self.raw.execute(sql))
 
     def _execute(self, sql: str, params=None):
         if sql in ("COMMIT", "ROLLBACK"):
@@ -147,10 +166,21 @@ class Database:
             self.raw.execute("ROLLBACK")
 
     def close(self) -> None:
-        """Back to the pool (or closed, when it came from none)."""
-        if self.pool is not None:
-            self.pool.putconn(self.raw)
-        else:
+        """Back to the pool (or closed, when it came from none), rolled back first; never raises: a
+        connection lost meanwhile (a restart, a killed backend) is dropped by the pool, and the answer
+        already made (a 503 saying so) is not turned into a 500 at teardown."""
+        self.written = []          # not committed: nobody is told
+        try:
+            if not self.raw.closed and not self.raw.broken and self.in_transaction:
+                self.raw.execute("ROLLBACK")
+        except psycopg.Error:
+            pass
+        try:
+            if self.pool is not None:
+                self.pool.putconn(self.raw)
+            else:
+                self.raw.close()
+        except Exception:      # noqa: BLE001 - a pool closing at exit, a connection already gone
             self.raw.close()
 
 
@@ -192,7 +222,15 @@ def pool(url: str) -> ConnectionPool:
 def borrow(url: str) -> Database:
     """A request's connection (one the server closed meanwhile is replaced at its first statement)."""
     p = pool(url)
-    return Database(p.getconn(), url, p)
+    return Database(p.getconn(timeout=POOL_TIMEOUT), url, p)
+
+
+def scope_key(scope) -> int:
+    """A write scope's lock: 32 bits of a digest (the two-key form of the advisory locks, apart from the
+    archive's and the migrations' one-key locks). Two scopes that share a key only wait for each other."""
+    import hashlib
+
+    return int.from_bytes(hashlib.blake2b(str(scope).encode(), digest_size=4).digest(), "big", signed=True)
 
 
 _VERSION_OF_LINK = b"SELECT version, view_token, id FROM sessions WHERE edit_token = $1 OR view_token = $1"

@@ -49,8 +49,14 @@ def _json(text):
 
 
 @contextmanager
-def immediate(db: Database):
-    db.execute("BEGIN IMMEDIATE")
+def immediate(db: Database, scope=None):
+    """A write transaction. ``scope``: the one session it writes (its id) or another narrow name, so that
+    on PostgreSQL it waits only for writers of the same scope; None: archive-wide, it waits for every
+    writer. (SQLite has one writer at a time whatever the scope.)"""
+    if hasattr(db, "begin_write"):
+        db.begin_write(scope)
+    else:
+        db.execute("BEGIN IMMEDIATE")
     try:
         yield
     except BaseException:
@@ -303,7 +309,7 @@ def create(db: Database, new: NewSession, *, browser: str, key: str | None = Non
            fingerprint: str | None = None) -> Written:
     """A new session (new or imported). ``location(edit_token)`` is where to send the phone afterwards."""
     key = check_key(key)
-    with immediate(db):
+    with immediate(db, f"new {browser}"):     # a new session's rows are its own; its key is the browser's
         done = stored(db, browser, "new", key, fingerprint)
         if done:
             return done
@@ -367,7 +373,7 @@ def event_list(db: Database, session_id: int) -> list[tuple[int, str, dict]]:
 def remember(db: Database, browser: str, session_id: int, role: str, gen: int) -> None:
     """This browser opened this session (for its home page). An edit role is kept only for the scoring
     link of generation ``gen``: replacing the link makes every browser that held the old one a watcher."""
-    with immediate(db):
+    with immediate(db, session_id):
         _remember(db, browser, session_id, role, gen)
 
 
@@ -384,7 +390,7 @@ def _remember(db: Database, browser: str, session_id: int, role: str, gen: int) 
 def replace_edit(db: Database, session_id: int) -> str:
     """A new scoring link; the old one opens nothing, and browsers that held it become watchers."""
     token = new_token()
-    with immediate(db):
+    with immediate(db, session_id):
         db.execute("UPDATE sessions SET edit_token = ?, edit_gen = edit_gen + 1 WHERE id = ?", [token, session_id])
         if hasattr(db, "wrote"):
             db.wrote(session_id, None)

@@ -48,7 +48,7 @@ def label_order(label: str):
 
 def ensure(db: Database, session_id: int, labels: list[str]) -> dict[str, str]:
     """Every label has a token (new ones are written); {label: token} of all the session's tables."""
-    with store.immediate(db):
+    with store.immediate(db, session_id):
         add(db, session_id, labels)
     return tables(db, session_id)
 
@@ -66,7 +66,7 @@ def add(db: Database, session_id: int, labels: list[str]) -> None:
 def replace(db: Database, session_id: int, label: str) -> str | None:
     """A new token for the table: browsers holding the old one are locked out (it opens nothing)."""
     token = new_token()
-    with store.immediate(db):
+    with store.immediate(db, session_id):
         cur = db.execute("UPDATE club_tables SET token = ? WHERE session_id = ? AND label = ?",
                          [token, session_id, label])
     return token if cur.rowcount else None
