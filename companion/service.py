@@ -16,7 +16,6 @@ version for every phone that asks.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from sqlite_utils import Database
@@ -100,21 +99,17 @@ def load(db: Database, session_id: int) -> Session:
                           for gi, kind, hd, state, seed, _count in rows])
 
 
-_sessions: OrderedDict = OrderedDict()
-
-
-def cached(db: Database, session_id: int, version: int) -> tuple[Session, dict]:
-    """(session, companion-state) for one version, shared by every phone that asks (an LRU in memory)."""
+def cached(db: Database, session_id: int, version: int, cache=None) -> tuple[Session, dict]:
+    """(session, companion-state) for one version, shared by every phone that asks (``cache``: the app's
+    ``registry.LRU``; without one, read each time)."""
     key = (getattr(db, "path", id(db)), session_id, version)
-    hit = _sessions.get(key)
+    hit = cache.get(key) if cache is not None else None
     if hit is not None:
-        _sessions.move_to_end(key)
         return hit
     sess = load(db, session_id)
     value = (sess, state_of(sess))
-    _sessions[key] = value
-    while len(_sessions) > 64:
-        _sessions.popitem(last=False)
+    if cache is not None:
+        cache.put(key, value)
     return value
 
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from companion import create_app
+from companion import create_app, registry
 from companion.storage import db as dbmod
 from companion.cli import main
 from helpers import form_fields, new_session
@@ -70,20 +70,20 @@ def _connect_with(pragma: str, monkeypatch):
 @pytest.mark.sqlite_only     # SQLite's own errors (tests/test_postgres.py: PostgreSQL's)
 def test_sqlite_refusing_a_write_as_read_only_is_a_503_not_a_500(app, client, monkeypatch, caplog):
     links = new_session(client)
-    dbmod._pools.clear()
+    registry.of(app).drop_pools()
     _connect_with("PRAGMA query_only = ON", monkeypatch)                   # SQLite itself says SQLITE_READONLY
     resp = _rename(client, links["edit"], "Different name")
     assert resp.status_code == 503 and "its database is read-only" in resp.get_data(as_text=True)
     assert "Traceback" not in caplog.text
     monkeypatch.undo()
-    dbmod._pools.clear()
+    registry.of(app).drop_pools()
     assert _name(client, links["edit"]) == "Friday at Koldo's"
 
 
 @pytest.mark.sqlite_only     # SQLite's own errors (tests/test_postgres.py: PostgreSQL's)
 def test_a_full_database_answers_503_and_keeps_what_it_had(app, client, monkeypatch):
     links = new_session(client)
-    dbmod._pools.clear()
+    registry.of(app).drop_pools()
     # a size-limited file: not one page more than it has now
     real = dbmod.connect
 
@@ -103,7 +103,7 @@ def test_a_full_database_answers_503_and_keeps_what_it_had(app, client, monkeypa
     assert codes[-1] == 503, codes
     assert "su disco está lleno" in resp.get_data(as_text=True)
     monkeypatch.undo()
-    dbmod._pools.clear()
+    registry.of(app).drop_pools()
     assert codes.count(303) == len(codes) - 1
     assert _name(client, links["edit"]).startswith(f"Night {len(codes) - 2} ")    # the last acknowledged one
 
@@ -147,7 +147,7 @@ def test_a_full_disk_answers_503_and_keeps_every_acknowledged_write(small_disk):
             break
     assert codes[-1] == 503 and "its disk is full" in resp.get_data(as_text=True), codes
     os.remove(filler)
-    dbmod._pools.clear()
+    registry.of(app).drop_pools()
     players = client.get(links["edit"] + "/session.json").get_json()["players"]
     assert len(players) == 4 + codes.count(303)
 
@@ -267,7 +267,7 @@ def test_check_replays_every_game_and_names_the_wrong_session(tmp_path):
 @pytest.mark.sqlite_only     # SQLite's own errors (tests/test_postgres.py: PostgreSQL's)
 def test_a_database_locked_by_another_program_answers_503_busy(app, client, monkeypatch):
     links = new_session(client)
-    dbmod._pools.clear()
+    registry.of(app).drop_pools()
     monkeypatch.setattr(dbmod, "BUSY_TIMEOUT", 0.2)
     holder = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")                    # a backup tool, a second server...

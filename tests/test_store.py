@@ -256,3 +256,39 @@ def test_an_archive_imports_whole_or_not_at_all(db):
     assert _count(db, "sessions") == 2
     roles = db.execute("SELECT role FROM browsers WHERE browser = 'b1'").fetchall()
     assert [r[0] for r in roles] == ["edit", "edit"]
+
+
+def test_the_apps_cache_is_bounded_and_safe_between_threads():
+    """An LRU used from a worker's 8 threads (issue 27): a lookup that moves its entry while another
+    thread evicts it never raises, and the size stays within its bound."""
+    import threading
+
+    from companion.registry import LRU
+
+    cache, errors = LRU(8), []
+
+    def hammer(n):
+        try:
+            for i in range(3000):
+                key = (n * 7 + i) % 20
+                if cache.get(key) is None:
+                    cache.put(key, i)
+                assert len(cache) <= 8
+        except Exception as err:     # noqa: BLE001 - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=hammer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(cache) == 8
+
+
+def test_two_apps_keep_their_caches_apart(tmp_path):
+    from companion import create_app, registry
+
+    a = create_app({"TESTING": True, "DATABASE": str(tmp_path / "a.db")})
+    b = create_app({"TESTING": True, "DATABASE": str(tmp_path / "b.db")})
+    assert registry.of(a) is registry.of(a) and registry.of(a) is not registry.of(b)
+    assert registry.of(a).sessions is not registry.of(b).sessions

@@ -14,7 +14,7 @@ from flask import current_app, g
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from .. import engine
+from .. import engine, registry
 from ..errors import RuleError
 
 migrations = Migrations("companion")
@@ -266,9 +266,6 @@ def init_db(path: str) -> str:
         db.conn.close()
 
 
-_pools: dict[str, queue.SimpleQueue] = {}
-
-
 def get_db() -> Database:
     """This request's connection. Each request holds one connection of its own; connections are
     reused across requests because opening one (schema parse, wrapper) costs ~100x a poll's query."""
@@ -276,7 +273,7 @@ def get_db() -> Database:
         if engine.is_url(current_app.config["DATABASE"]):
             g.db = engine.postgres().borrow(current_app.config["DATABASE"])
             return g.db
-        pool = _pools.setdefault(current_app.config["DATABASE"], queue.SimpleQueue())
+        pool = registry.of(current_app).sqlite_pool(current_app.config["DATABASE"])
         try:
             g.db = pool.get_nowait()
         except queue.Empty:
@@ -300,4 +297,4 @@ def close_db(_exc=None) -> None:
         current_app.logger.warning("database connection dropped at teardown: %s", err)
         db.conn.close()            # not reused: a connection whose rollback failed is not trusted
         return
-    _pools.setdefault(current_app.config["DATABASE"], queue.SimpleQueue()).put(db)
+    registry.of(current_app).sqlite_pool(current_app.config["DATABASE"]).put(db)

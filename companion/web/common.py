@@ -7,7 +7,7 @@ from functools import cached_property
 from flask import Response, abort, current_app, g, redirect, render_template, request
 from jinja2 import Template
 
-from .. import formkeys, security, service
+from .. import formkeys, registry, security, service
 from ..storage import store
 from ..storage.db import get_db
 from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
@@ -70,7 +70,7 @@ class SessionView:
 
     @cached_property
     def _full(self):
-        return service.cached(get_db(), self.id, self.version)
+        return service.cached(get_db(), self.id, self.version, registry.of(current_app).sessions)
 
     @property
     def session(self):
