@@ -20,12 +20,12 @@ MAX_TOKEN = 64
 
 
 def _link_exists(token: str) -> bool:
+    from ..storage import reads
     from ..storage.db import get_db
 
     if not token or len(token) > MAX_TOKEN:
         return False
-    row = get_db().execute("SELECT 1 FROM sessions WHERE edit_token = ? OR view_token = ?", [token, token]).fetchone()
-    return row is not None
+    return reads.link_exists(get_db(), token)
 
 
 def limit_key() -> str:
