@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from companion.storage import postgres, postgres_schema
+from companion.storage import migrations, postgres
 from companion.storage.db import connect, init_db
 
 
@@ -195,7 +195,29 @@ def test_two_servers_starting_at_once_migrate_once(url):
     assert errors == [] and len(set(keys)) == 1
     db = connect(url)
     assert [r[0] for r in db.execute("SELECT name FROM migrations").fetchall()] == \
-        [name for name, _ in postgres_schema.MIGRATIONS]
+        [m.name for m in migrations.MIGRATIONS]
+
+
+def test_a_postgresql_database_of_0_4_upgrades_with_the_one_list(url):
+    """0.4 recorded its own names (``p001_schema``, ``p002_notify_versions``) after its own runner: the one
+    list of migrations takes them as applied, applies what came after, and every row stays."""
+    from companion.storage.postgres import ddl
+
+    old = connect(url)
+    old.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for name, statements in (("p001_schema", migrations.P001), ("p002_notify_versions", migrations.P002)):
+        for sql in statements:
+            old.raw.execute(ddl(sql))
+        old.execute("INSERT INTO migrations(name, applied_at) VALUES (?, '2026-11-01T00:00:00+00:00')", [name])
+    old.execute("INSERT INTO sessions(name, created, updated, edit_token, view_token) VALUES ('Old', '', '', 'e', 'v')")
+    old.close()
+    key = init_db(url)
+    db = connect(url)
+    assert migrations.migrations.pending(db) == [] and key == init_db(url)
+    assert db.execute("SELECT name FROM sessions").fetchall() == [("Old",)]
+    assert db.execute("SELECT count(*) FROM information_schema.triggers WHERE trigger_name = 'companion_versions'"
+                      " AND event_object_schema = current_schema()").fetchone()[0] == 1
+    db.close()
 
 
 def test_an_unreachable_server_is_one_line_for_the_command_line(tmp_path):

@@ -292,3 +292,26 @@ def test_two_apps_keep_their_caches_apart(tmp_path):
     b = create_app({"TESTING": True, "DATABASE": str(tmp_path / "b.db")})
     assert registry.of(a) is registry.of(a) and registry.of(a) is not registry.of(b)
     assert registry.of(a).sessions is not registry.of(b).sessions
+
+
+def test_a_sqlite_database_of_0_4_upgrades_with_the_one_list(tmp_path):
+    """0.4 applied SQLite's migrations with sqlite-utils' runner (``_sqlite_migrations``, set
+    ``companion``): the one list takes them as applied, applies only what came after, and every row stays."""
+    from sqlite_utils.migrations import Migrations
+
+    from companion.storage import migrations as M
+
+    path = str(tmp_path / "old.db")
+    old = connect(path)
+    runner = Migrations(M.SET)            # what 0.4 ran, step for step
+    for m in M.MIGRATIONS[:7]:
+        runner(name=m.name)(m.sqlite)
+    runner.apply(old)
+    old.execute("INSERT INTO sessions(name, created, updated, edit_token, view_token) VALUES ('Old', '', '', 'e', 'v')")
+    old.conn.close()
+    init_db(path)
+    db = connect(path)
+    assert M.migrations.pending(db) == []
+    assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [m.name for m in M.MIGRATIONS]
+    assert db.execute("SELECT name FROM sessions").fetchall() == [("Old",)]
+    db.conn.close()
