@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from sqlite_utils import Database
+from .storage.connection import Connection as Database
 
 from . import service, session as S
 from .errors import RuleError

@@ -48,7 +48,7 @@ def copy(source: str, target: str) -> dict[str, int]:
                         if table != "meta" or r[cols.index("key")] not in DERIVED_META]
                 insert = f"INSERT INTO {table}({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
                 for start in range(0, len(rows), CHUNK):
-                    dst.conn.executemany(insert, rows[start:start + CHUNK])
+                    dst.executemany(insert, rows[start:start + CHUNK])
                 counts[table] = len(rows)
             if getattr(dst, "dialect", "sqlite") == "postgresql":
                 # the ids were copied as they were: the next new session or event is numbered after them
@@ -56,6 +56,6 @@ def copy(source: str, target: str) -> dict[str, int]:
                     dst.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                                 f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
     finally:
-        src.conn.close()
-        dst.conn.close()
+        src.close()
+        dst.close()
     return counts

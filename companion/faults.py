@@ -189,12 +189,12 @@ def probe_write(path: str) -> None:
 
     db = connect(path)
     try:
-        db.execute("BEGIN IMMEDIATE")
+        db.begin_write()
         db.execute("INSERT INTO meta(key, value) VALUES ('write_checked', ?)"
                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                    [datetime.now(timezone.utc).isoformat(timespec="seconds")])
         db.execute("COMMIT")
     finally:
-        if db.conn.in_transaction:
+        if db.in_transaction:
             db.execute("ROLLBACK")
-        db.conn.close()
+        db.close()

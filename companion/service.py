@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from sqlite_utils import Database
+from .storage.connection import Connection as Database
 
 from . import events, formkeys, summary
 from .storage import store

@@ -305,8 +305,8 @@ def test_a_sqlite_database_of_0_4_upgrades_with_the_one_list(tmp_path):
     old = connect(path)
     runner = Migrations(M.SET)            # what 0.4 ran, step for step
     for m in M.MIGRATIONS[:7]:
-        runner(name=m.name)(m.sqlite)
-    runner.apply(old)
+        runner(name=m.name)(lambda _utils, step=m.sqlite: step(old))    # (the same sqlite3 connection)
+    runner.apply(old.utils())
     old.execute("INSERT INTO sessions(name, created, updated, edit_token, view_token) VALUES ('Old', '', '', 'e', 'v')")
     old.conn.close()
     init_db(path)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 
-from sqlite_utils import Database
+from ..storage.connection import Connection as Database
 
 from .. import service
 from ..storage import store
@@ -234,9 +234,9 @@ def _replace(db: Database, sid: int, new: dict | None) -> str | None:
         db.execute("DELETE FROM rt_contests WHERE session_id = ?", [sid])
     if new:
         _add_sums(db, new, 1)
-        db.conn.executemany("INSERT INTO rt_contests(ord, session_id, kind, club, data) VALUES (?, ?, ?, ?, ?)",
+        db.executemany("INSERT INTO rt_contests(ord, session_id, kind, club, data) VALUES (?, ?, ?, ?, ?)",
                             [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]])
-        db.conn.executemany("INSERT INTO rt_names(key, name) VALUES (?, ?)"
+        db.executemany("INSERT INTO rt_names(key, name) VALUES (?, ?)"
                             " ON CONFLICT (key) DO UPDATE SET name = excluded.name", list(new["names"].items()))
         db.execute("INSERT INTO rt_sessions(session_id, data) VALUES (?, ?)"
                    " ON CONFLICT (session_id) DO UPDATE SET data = excluded.data", [sid, store.dump(new)])
@@ -315,13 +315,13 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
         if contest["kind"] == "mus":
             for team in contest["teams"]:
                 names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
-    db.conn.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
+    db.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
     monthly = {(kind, key, ord_[:7]): (mu, sigma, n) for kind, key, ord_, mu, sigma, n in history}   # last wins
-    db.conn.executemany("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)"
+    db.executemany("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)"
                         " ON CONFLICT (kind, key, month) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
                         " n = excluded.n",
                         [[*k, *v] for k, v in monthly.items()])
-    db.conn.executemany(
+    db.executemany(
         "INSERT INTO rt_current(kind, key, name, mu, sigma, ordinal, n, last_ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT(kind, key) DO UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
         " ordinal = excluded.ordinal, n = excluded.n, last_ord = excluded.last_ord",

@@ -10,15 +10,15 @@ import secrets
 import sqlite3
 
 from flask import current_app, g
-from sqlite_utils import Database
 
 from .. import engine, registry
+from .connection import Connection, SQLiteConnection
 from .migrations import migrations
 
 BUSY_TIMEOUT = 10     # seconds a write waits for another writer before "database is locked"
 
 
-def connect(path: str) -> Database:
+def connect(path: str) -> Connection:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE). Its
     pragmas are set once, here, not before every write. ``path`` may be a PostgreSQL URL
     (``companion.postgres``: the same calls, another engine)."""
@@ -27,10 +27,7 @@ def connect(path: str) -> Database:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
     for pragma in PRAGMAS:
         conn.execute(pragma)
-    db = Database(conn)
-    db.dialect = "sqlite"
-    db.path = path      # the store's caches are per database file
-    return db
+    return SQLiteConnection(conn, path)
 
 
 PRAGMAS = (
@@ -58,10 +55,10 @@ def init_db(path: str) -> str:
             row = db.execute("SELECT value FROM meta WHERE key = 'secret_key'").fetchone()
         return row[0]
     finally:
-        db.conn.close()
+        db.close()
 
 
-def get_db() -> Database:
+def get_db() -> Connection:
     """This request's connection. Each request holds one connection of its own; connections are
     reused across requests because opening one (schema parse, wrapper) costs ~100x a poll's query."""
     if "db" not in g:
@@ -86,10 +83,10 @@ def close_db(_exc=None) -> None:
         db.close()                 # rolled back if needed, back to psycopg's pool (a lost one is dropped)
         return
     try:
-        if db.conn.in_transaction:  # never hand on a connection in the middle of a transaction
+        if db.in_transaction:      # never hand on a connection in the middle of a transaction
             db.execute("ROLLBACK")
     except sqlite3.Error as err:
         current_app.logger.warning("database connection dropped at teardown: %s", err)
-        db.conn.close()            # not reused: a connection whose rollback failed is not trusted
+        db.close()                 # not reused: a connection whose rollback failed is not trusted
         return
     registry.of(current_app).sqlite_pool(current_app.config["DATABASE"]).put(db)

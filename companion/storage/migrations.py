@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlite_utils import Database
+from .connection import SQLiteConnection as Database
 
 from ..errors import RuleError
 
@@ -157,11 +157,12 @@ def m003_games_and_items(db: Database):
             db.execute("INSERT INTO games(session_id, gi, kind, head, state, seed, items) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        [session_id, gi, kind, _dump(head), _dump(state), None if seed is None else _dump(seed),
                         count])
-        db.conn.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",
+        db.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",
                             [[session_id, gi, idx, _dump(body), None if result is None else _dump(result),
                               _dump(before)] for gi, idx, (body, result, before) in items])
-    db["sessions"].transform(drop={"doc"})
-    db["events"].transform(drop={"before"})
+    utils = db.utils()
+    utils["sessions"].transform(drop={"doc"})
+    utils["events"].transform(drop={"before"})
 
 
 def m004_summaries(db: Database):

@@ -6,7 +6,7 @@ cached: ``?`` placeholders become psycopg's ``%s``, SQLite's ``json_extract(col,
 ``json_each(?)`` become PostgreSQL's JSON functions, and ``LIKE`` keeps SQLite's case-insensitive match.
 
 Transactions keep SQLite's meaning per session. ``BEGIN IMMEDIATE`` (one writer at a time, who sees
-every commit before it) is ``BEGIN`` plus transaction-scoped advisory locks (``Database.begin_write``): a
+every commit before it) is ``BEGIN`` plus transaction-scoped advisory locks (``PostgresConnection.begin_write``): a
 session's writer takes that session's lock, so writes to one session queue behind each other as they do
 on SQLite while two tables' taps go on side by side; an archive-wide write takes the archive's lock and
 waits for them all. Each statement after the lock reads every earlier commit (READ COMMITTED). A plain ``BEGIN`` (a read that must see one committed state) is REPEATABLE READ.
@@ -86,16 +86,15 @@ def _params(values) -> list:
     return [v.replace("\x00", "\ufffd") if isinstance(v, str) and "\x00" in v else v for v in values]
 
 
-class Database:
-    """The part of sqlite-utils' ``Database`` the app uses (``execute``, ``conn.executemany``,
-    ``conn.in_transaction``), over one psycopg connection in autocommit mode (transactions are opened
+class PostgresConnection:
+    """``connection.Connection`` over one psycopg connection in autocommit mode (transactions are opened
     explicitly, as on SQLite)."""
 
     dialect = "postgresql"
 
     def __init__(self, raw: psycopg.Connection, url: str, pool: ConnectionPool | None = None):
         self.raw, self.path, self.pool = raw, url, pool
-        self.conn = self         # sqlite-utils' ``db.conn``: the same object here
+        self.conn = self         # (for tests written when connections were sqlite-utils': ``db.conn.close()``)
         self.written: list[tuple[int, int | None]] = []   # this transaction's (session, new version)
         self.used = False
 
@@ -184,15 +183,18 @@ class Database:
             self.raw.close()
 
 
+Database = PostgresConnection     # the name 0.4 used
+
+
 def _configure(conn: psycopg.Connection) -> None:
     conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
 
 
-def connect(url: str) -> Database:
+def connect(url: str) -> PostgresConnection:
     """A connection of its own (migrations, the command line, tests)."""
     raw = psycopg.connect(url, autocommit=True)
     _configure(raw)
-    return Database(raw, url)
+    return PostgresConnection(raw, url)
 
 
 _pools: dict[tuple[int, str], ConnectionPool] = {}
@@ -219,10 +221,10 @@ def pool(url: str) -> ConnectionPool:
         name="companion"))
 
 
-def borrow(url: str) -> Database:
+def borrow(url: str) -> PostgresConnection:
     """A request's connection (one the server closed meanwhile is replaced at its first statement)."""
     p = pool(url)
-    return Database(p.getconn(timeout=POOL_TIMEOUT), url, p)
+    return PostgresConnection(p.getconn(timeout=POOL_TIMEOUT), url, p)
 
 
 def scope_key(scope) -> int:

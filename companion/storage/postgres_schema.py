@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 from .migrations import migrations
-from .postgres import Database, connect
+from .postgres import PostgresConnection as Database, connect
 
 
 def migrate(db: Database) -> list[str]:

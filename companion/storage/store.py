@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
-from sqlite_utils import Database
+from .connection import Connection as Database
 
 from ..errors import KeyReused, RuleError
 from ..indexed import Indexed
@@ -53,14 +53,11 @@ def immediate(db: Database, scope=None):
     """A write transaction. ``scope``: the one session it writes (its id) or another narrow name, so that
     on PostgreSQL it waits only for writers of the same scope; None: archive-wide, it waits for every
     writer. (SQLite has one writer at a time whatever the scope.)"""
-    if hasattr(db, "begin_write"):
-        db.begin_write(scope)
-    else:
-        db.execute("BEGIN IMMEDIATE")
+    db.begin_write(scope)
     try:
         yield
     except BaseException:
-        if db.conn.in_transaction:      # SQLite has already rolled back after a full disk or an I/O error
+        if db.in_transaction:      # SQLite has already rolled back after a full disk or an I/O error
             db.execute("ROLLBACK")
         raise
     else:
@@ -70,7 +67,7 @@ def immediate(db: Database, scope=None):
 @contextmanager
 def snapshot(db: Database):
     """Reads that see one committed state of the database (WAL: a read transaction)."""
-    if db.conn.in_transaction:
+    if db.in_transaction:
         yield
         return
     db.execute("BEGIN")
@@ -275,11 +272,11 @@ def _side_tables(db: Database, session_id: int, nets: list | None, kinds: list |
     only when it changed: None leaves it)."""
     if nets is not None:
         db.execute("DELETE FROM session_players WHERE session_id = ?", [session_id])
-        db.conn.executemany("INSERT INTO session_players(session_id, name, key, net) VALUES (?, ?, ?, ?)",
+        db.executemany("INSERT INTO session_players(session_id, name, key, net) VALUES (?, ?, ?, ?)",
                             [[session_id, *row] for row in nets])
     if kinds is not None:
         db.execute("DELETE FROM session_kinds WHERE session_id = ?", [session_id])
-        db.conn.executemany("INSERT INTO session_kinds(session_id, kind) VALUES (?, ?)",
+        db.executemany("INSERT INTO session_kinds(session_id, kind) VALUES (?, ?)",
                             [[session_id, k] for k in sorted(set(kinds))])
 
 
@@ -342,9 +339,9 @@ def _insert(db: Database, new: NewSession, browser: str, key: str | None, locati
         " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
         [new.name, stamp, stamp, new.started or stamp, edit, view, dump(new.header), dump(new.summary)])
     session_id = cur.fetchone()[0]
-    db.conn.executemany("INSERT INTO games(session_id, gi, kind, head, state, seed, items)"
+    db.executemany("INSERT INTO games(session_id, gi, kind, head, state, seed, items)"
                         " VALUES (?, ?, ?, ?, ?, ?, ?)", [[session_id, *_game_row(gi, g)] for gi, g in enumerate(new.games)])
-    db.conn.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",
+    db.executemany("INSERT INTO items(session_id, gi, idx, body, result, before) VALUES (?, ?, ?, ?, ?, ?)",
                         [[session_id, *_item_row(gi, idx, it)] for gi, idx, it in new.items])
     db.execute("INSERT INTO events(session_id, seq, type, payload, created) VALUES (?, 1, 'create', ?, ?)",
                [session_id, dump({"doc": new.doc}), stamp])

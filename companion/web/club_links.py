@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 
-from sqlite_utils import Database
+from ..storage.connection import Connection as Database
 
 from .. import kinds
 from ..storage import club_tables, store
