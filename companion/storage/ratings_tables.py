@@ -1,0 +1,97 @@
+"""The ratings' derived tables (``companion.ratings.derived`` keeps them up to date): their schema in
+both engines' words, whether they are ready, and building them again. They are not migrated
+(``storage.migrations``): derived from the sessions, they are dropped and built again whenever ``SCHEMA``
+changes or a trigger is missing."""
+from __future__ import annotations
+
+from .connection import Connection as Database
+
+SCHEMA = "2"
+TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
+
+_TABLES = [
+    "CREATE TABLE rt_dirty (session_id INTEGER PRIMARY KEY)",
+    # what each session gave last time it was read: taken back when it changes
+    "CREATE TABLE rt_sessions (session_id INTEGER PRIMARY KEY, data TEXT NOT NULL)",
+    "CREATE TABLE rt_contests (ord TEXT PRIMARY KEY, session_id INTEGER NOT NULL, kind TEXT NOT NULL,"
+    " club INTEGER NOT NULL, data TEXT NOT NULL)",
+    "CREATE INDEX rt_contests_by_kind ON rt_contests(kind, ord)",
+    # every rating after every contest (the chart; the point a replay starts from)
+    "CREATE TABLE rt_history (kind TEXT NOT NULL, key TEXT NOT NULL, ord TEXT NOT NULL, mu REAL NOT NULL,"
+    " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, ord)) WITHOUT ROWID",
+    "CREATE INDEX rt_history_by_ord ON rt_history(ord)",
+    # the rating after each player's last contest of each month (the chart reads months, not contests)
+    "CREATE TABLE rt_monthly (kind TEXT NOT NULL, key TEXT NOT NULL, month TEXT NOT NULL, mu REAL NOT NULL,"
+    " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, month)) WITHOUT ROWID",
+    "CREATE TABLE rt_current (kind TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL, mu REAL NOT NULL,"
+    " sigma REAL NOT NULL, ordinal REAL NOT NULL, n INTEGER NOT NULL, last_ord TEXT NOT NULL,"
+    " PRIMARY KEY (kind, key))",
+    "CREATE INDEX rt_current_board ON rt_current(kind, ordinal DESC)",
+    "CREATE INDEX rt_current_by_ord ON rt_current(last_ord)",
+    "CREATE TABLE rt_stats (subject TEXT NOT NULL, what TEXT NOT NULL, other TEXT NOT NULL, played INTEGER"
+    " NOT NULL, won INTEGER NOT NULL, lost INTEGER NOT NULL, drawn INTEGER NOT NULL,"
+    " PRIMARY KEY (subject, what, other)) WITHOUT ROWID",
+    "CREATE TABLE rt_mus (subject TEXT PRIMARY KEY, data TEXT NOT NULL)",
+    "CREATE TABLE rt_names (key TEXT PRIMARY KEY, name TEXT NOT NULL)",
+]
+_TRIGGERS = [
+    "CREATE TRIGGER rt_on_insert AFTER INSERT ON sessions BEGIN"
+    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (new.id); END",
+    "CREATE TRIGGER rt_on_update AFTER UPDATE OF version, started ON sessions BEGIN"
+    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (new.id); END",
+    "CREATE TRIGGER rt_on_delete AFTER DELETE ON sessions BEGIN"
+    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (old.id); END",
+]
+# the same three triggers in PostgreSQL's words (a trigger runs a function there)
+_PG_TRIGGERS = [
+    "CREATE OR REPLACE FUNCTION rt_mark() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+    " IF TG_OP = 'DELETE' THEN INSERT INTO rt_dirty(session_id) VALUES (OLD.id) ON CONFLICT DO NOTHING;"
+    " ELSE INSERT INTO rt_dirty(session_id) VALUES (NEW.id) ON CONFLICT DO NOTHING; END IF;"
+    " RETURN NULL; END $$",
+    "CREATE TRIGGER rt_on_insert AFTER INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION rt_mark()",
+    "CREATE TRIGGER rt_on_update AFTER UPDATE OF version, started ON sessions FOR EACH ROW"
+    " EXECUTE FUNCTION rt_mark()",
+    "CREATE TRIGGER rt_on_delete AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION rt_mark()",
+]
+_NAMES = [s.split()[2] for s in _TABLES if s.startswith("CREATE TABLE")]
+
+
+def _postgres(db: Database) -> bool:
+    return getattr(db, "dialect", "sqlite") == "postgresql"
+
+
+def ready(db: Database) -> bool:
+    if _postgres(db):
+        triggers = ("SELECT COUNT(*) FROM information_schema.triggers WHERE event_object_schema = current_schema()"
+                    " AND event_manipulation IN ('INSERT', 'UPDATE', 'DELETE') AND trigger_name IN (?, ?, ?)")
+    else:
+        triggers = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)"
+    row = db.execute(f"SELECT (SELECT value FROM meta WHERE key = 'ratings_schema'), ({triggers})",
+                     list(TRIGGERS)).fetchone()
+    return row[0] == SCHEMA and row[1] == len(TRIGGERS)
+
+
+def build(db: Database) -> None:
+    """(Re)create the tables and triggers; every session is dirty then."""
+    for name in TRIGGERS:
+        db.execute(f"DROP TRIGGER IF EXISTS {name}" + (" ON sessions" if _postgres(db) else ""))
+    for name in _NAMES:
+        db.execute(f"DROP TABLE IF EXISTS {name}")
+    if _postgres(db):
+        from .postgres import ddl       # (psycopg: only when PostgreSQL is the engine)
+
+        for sql in _TABLES:
+            db.execute(ddl(sql))
+        for sql in _PG_TRIGGERS:
+            db.raw.execute(sql)
+    else:
+        for sql in _TABLES + _TRIGGERS:
+            db.execute(sql)
+    db.execute("INSERT INTO rt_dirty(session_id) SELECT id FROM sessions")
+    db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
+    put_meta(db, "ratings_schema", SCHEMA)
+
+
+def put_meta(db: Database, key: str, value: str) -> None:
+    db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+               [key, value])
