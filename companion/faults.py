@@ -180,21 +180,8 @@ def _fault_page(err):
 
 
 def probe_write(path: str) -> None:
-    """One real write (the time of this check, in ``meta``): a read-only mount or a full disk is found
-    now, when the server starts or a command begins, not at the first hand of the night. Raises
-    sqlite3.Error."""
-    from datetime import datetime, timezone
+    """One real write, now (``storage.db.probe_write``): a read-only mount or a full disk is found when
+    the server starts or a command begins, not at the first hand of the night."""
+    from .storage.db import probe_write as probe
 
-    from .storage.db import connect
-
-    db = connect(path)
-    try:
-        db.begin_write()
-        db.execute("INSERT INTO meta(key, value) VALUES ('write_checked', ?)"
-                   " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                   [datetime.now(timezone.utc).isoformat(timespec="seconds")])
-        db.execute("COMMIT")
-    finally:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        db.close()
+    probe(path)

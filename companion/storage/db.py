@@ -90,3 +90,22 @@ def close_db(_exc=None) -> None:
         db.close()                 # not reused: a connection whose rollback failed is not trusted
         return
     registry.of(current_app).sqlite_pool(current_app.config["DATABASE"]).put(db)
+
+
+def probe_write(path: str) -> None:
+    """One real write (the time of this check, in ``meta``): a read-only mount or a full disk is found
+    now, when the server starts or a command begins, not at the first hand of the night. Raises
+    sqlite3.Error."""
+    from datetime import datetime, timezone
+
+    db = connect(path)
+    try:
+        db.begin_write()
+        db.execute("INSERT INTO meta(key, value) VALUES ('write_checked', ?)"
+                   " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                   [datetime.now(timezone.utc).isoformat(timespec="seconds")])
+        db.execute("COMMIT")
+    finally:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        db.close()

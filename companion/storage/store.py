@@ -106,6 +106,22 @@ def session(db: Database, session_id: int) -> dict:
     return _session(row)
 
 
+def integrity(db: Database) -> list[str]:
+    """SQLite's own check of its file (["ok"] when whole); PostgreSQL checks its pages itself (and its
+    replicas are a DBA's tools)."""
+    if getattr(db, "dialect", "") == "postgresql":
+        return ["ok"]
+    return [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
+
+
+def session_ids(db: Database) -> list[int]:
+    return [r[0] for r in db.execute("SELECT id FROM sessions ORDER BY id").fetchall()]
+
+
+def exists(db: Database, session_id: int) -> bool:
+    return db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is not None
+
+
 def version(db: Database, session_id: int) -> int:
     return db.execute("SELECT version FROM sessions WHERE id = ?", [session_id]).fetchone()[0]
 
