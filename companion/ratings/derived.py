@@ -25,6 +25,7 @@ from ..storage.connection import Connection as Database
 from .. import service
 from ..storage import store
 # the tables' schema in both engines' words lives with the rest of the SQL (no dialect branch here)
+from ..storage import ratings_tables as T
 from ..storage.ratings_tables import SCHEMA, TRIGGERS, build as _build, put_meta as _put_meta, ready as _ready  # noqa: F401
 from ..session import player_key
 from . import contests as C, rating as R, tally
@@ -250,8 +251,7 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
 
 def board(db: Database, kind: str, limit: int, min_n: int = 0) -> list[dict]:
     """The stored all-time ratings of a kind, best first (the index ``rt_current_board``)."""
-    rows = db.execute("SELECT key, name, mu, sigma, ordinal, n FROM rt_current WHERE kind = ? AND n >= ?"
-                      " ORDER BY ordinal DESC, key LIMIT ?", [kind, min_n, limit]).fetchall()
+    rows = T.board_rows(db, kind, limit, min_n)
     return [{"key": k, "name": name, "mu": mu, "sigma": sigma, "ordinal": o, "n": n}
             for k, name, mu, sigma, o, n in rows]
 
@@ -260,20 +260,7 @@ def board_between(db: Database, kind: str, start: str | None, end: str | None, c
                   name_like: str | None = None) -> dict[str, list[dict]]:
     """Ratings from the contests of a date range (and/or a club's nights) alone, replayed now:
     {kind: rows, "mus-pair": rows}, best first."""
-    sql = "SELECT data FROM rt_contests c WHERE kind = ?"
-    params: list = [kind]
-    if start:
-        sql += " AND ord >= ?"
-        params.append(start)
-    if end:
-        sql += " AND ord < ?"
-        params.append(end)
-    if club:
-        sql += " AND club = 1"
-    if name_like:
-        sql += " AND session_id IN (SELECT id FROM sessions WHERE name LIKE ? ESCAPE '\\')"
-        params.append(name_like)
-    contests = [json.loads(r[0]) for r in db.execute(sql + " ORDER BY ord", params).fetchall()]
+    contests = T.contests_between(db, kind, start, end, club, name_like)
     now, _rows = R.replay(contests)
     names: dict[tuple[str, str], str] = {}
     for c in contests:
@@ -293,44 +280,36 @@ def board_between(db: Database, kind: str, start: str | None, end: str | None, c
 
 def current(db: Database, key: str) -> dict[str, dict]:
     """A player's ratings now, by kind."""
-    return {kind: {"mu": mu, "sigma": sigma, "ordinal": o, "n": n} for kind, mu, sigma, o, n in db.execute(
-        "SELECT kind, mu, sigma, ordinal, n FROM rt_current WHERE key = ? AND kind != ?", [key, R.PAIRS])}
+    return {kind: {"mu": mu, "sigma": sigma, "ordinal": o, "n": n}
+            for kind, mu, sigma, o, n in T.current_rows(db, key, R.PAIRS)}
 
 
 def rank_of(db: Database, kind: str, ordinal: float) -> int:
-    return 1 + db.execute("SELECT COUNT(*) FROM rt_current WHERE kind = ? AND ordinal > ?", [kind, ordinal]).fetchone()[0]
+    return 1 + T.count_above(db, kind, ordinal)
 
 
 def timeline(db: Database, kind: str, key: str) -> list[tuple[str, float, int]]:
     """The rating after the last contest of each month: [(yyyy-mm, ordinal, n)]."""
-    rows = db.execute("SELECT month, mu, sigma, n FROM rt_monthly WHERE kind = ? AND key = ? ORDER BY month",
-                      [kind, key]).fetchall()
+    rows = T.monthly_rows(db, kind, key)
     return [(m, R.Rated(mu, sigma).ordinal, n) for m, mu, sigma, n in rows]
 
 
 def stats(db: Database, subject: str, what: str) -> list[dict]:
-    return [{"other": o, "played": p, "won": w, "lost": l, "drawn": d} for o, p, w, l, d in db.execute(
-        "SELECT other, played, won, lost, drawn FROM rt_stats WHERE subject = ? AND what = ?", [subject, what])]
+    return [{"other": o, "played": p, "won": w, "lost": l, "drawn": d}
+            for o, p, w, l, d in T.stats_rows(db, subject, what)]
 
 
 def head_to_head(db: Database, a: str, b: str) -> dict[str, dict]:
     """{what: {played, won, lost, drawn}} of player a against player b (Mus: opponents; partners too)."""
     out = {}
-    for what, p, w, l, d in db.execute("SELECT what, played, won, lost, drawn FROM rt_stats"
-                                        " WHERE subject = ? AND other = ? AND (what LIKE 'h2h:%' OR what = 'partner')",
-                                        [a, b]):
+    for what, p, w, l, d in T.head_to_head_rows(db, a, b):
         out[what] = {"played": p, "won": w, "lost": l, "drawn": d}
     return out
 
 
 def mus_numbers(db: Database, subject: str) -> dict | None:
-    row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
-    return json.loads(row[0]) if row else None
+    return T.mus_numbers(db, subject)
 
 
 def names(db: Database, keys) -> dict[str, str]:
-    keys = list(keys)
-    if not keys:
-        return {}
-    return dict(db.execute("SELECT key, name FROM rt_names WHERE key IN (SELECT value FROM json_each(?))",
-                           [json.dumps(keys)]).fetchall())
+    return T.names(db, list(keys))

@@ -4,6 +4,8 @@ both engines' words, whether they are ready, and building them again. They are n
 changes or a trigger is missing."""
 from __future__ import annotations
 
+import json
+
 from .connection import Connection as Database
 
 SCHEMA = "2"
@@ -95,3 +97,67 @@ def build(db: Database) -> None:
 def put_meta(db: Database, key: str, value: str) -> None:
     db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                [key, value])
+
+
+# ---------------------------------------------------------------------------------------------------
+# the pages' reads (``ratings.derived`` turns the rows into figures)
+
+def board_rows(db: Database, kind: str, limit: int, min_n: int) -> list[tuple]:
+    """(key, name, mu, sigma, ordinal, n), best first (the index ``rt_current_board``)."""
+    return db.execute("SELECT key, name, mu, sigma, ordinal, n FROM rt_current WHERE kind = ? AND n >= ?"
+                      " ORDER BY ordinal DESC, key LIMIT ?", [kind, min_n, limit]).fetchall()
+
+
+def contests_between(db: Database, kind: str, start: str | None, end: str | None, club: bool,
+                     name_like: str | None) -> list[dict]:
+    """The contests of a kind in a range of ``ord`` (and/or a club's nights, a name), in order."""
+    sql = "SELECT data FROM rt_contests c WHERE kind = ?"
+    params: list = [kind]
+    if start:
+        sql += " AND ord >= ?"
+        params.append(start)
+    if end:
+        sql += " AND ord < ?"
+        params.append(end)
+    if club:
+        sql += " AND club = 1"
+    if name_like:
+        sql += " AND session_id IN (SELECT id FROM sessions WHERE name LIKE ? ESCAPE '\\')"
+        params.append(name_like)
+    return [json.loads(r[0]) for r in db.execute(sql + " ORDER BY ord", params).fetchall()]
+
+
+def current_rows(db: Database, key: str, pairs: str) -> list[tuple]:
+    return db.execute("SELECT kind, mu, sigma, ordinal, n FROM rt_current WHERE key = ? AND kind != ?",
+                      [key, pairs]).fetchall()
+
+
+def count_above(db: Database, kind: str, ordinal: float) -> int:
+    return db.execute("SELECT COUNT(*) FROM rt_current WHERE kind = ? AND ordinal > ?", [kind, ordinal]).fetchone()[0]
+
+
+def monthly_rows(db: Database, kind: str, key: str) -> list[tuple]:
+    return db.execute("SELECT month, mu, sigma, n FROM rt_monthly WHERE kind = ? AND key = ? ORDER BY month",
+                      [kind, key]).fetchall()
+
+
+def stats_rows(db: Database, subject: str, what: str) -> list[tuple]:
+    return db.execute("SELECT other, played, won, lost, drawn FROM rt_stats WHERE subject = ? AND what = ?",
+                      [subject, what]).fetchall()
+
+
+def head_to_head_rows(db: Database, a: str, b: str) -> list[tuple]:
+    return db.execute("SELECT what, played, won, lost, drawn FROM rt_stats"
+                      " WHERE subject = ? AND other = ? AND (what LIKE 'h2h:%' OR what = 'partner')", [a, b]).fetchall()
+
+
+def mus_numbers(db: Database, subject: str) -> dict | None:
+    row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def names(db: Database, keys: list[str]) -> dict[str, str]:
+    if not keys:
+        return {}
+    return dict(db.execute("SELECT key, name FROM rt_names WHERE key IN (SELECT value FROM json_each(?))",
+                           [json.dumps(keys)]).fetchall())
