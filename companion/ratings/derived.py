@@ -44,8 +44,7 @@ def refresh(db: Database, budget: float | None = None) -> int:
     time, then the ratings replayed a few hundred contests at a time, each step under its own short write
     lock. Where the replay stands is kept in ``meta`` (``ratings_pending``: the first contest not yet
     rated), so a step interrupted anywhere is taken up again by the next reader."""
-    if _ready(db) and db.execute("SELECT 1 FROM rt_dirty LIMIT 1").fetchone() is None \
-            and _pending(db) is None:
+    if _ready(db) and not T.any_dirty(db) and _pending(db) is None:
         return 0
     if not _ready(db):
         with store.immediate(db):
@@ -58,8 +57,7 @@ def refresh(db: Database, budget: float | None = None) -> int:
         return until is None or steps == 0 or time.monotonic() < until
 
     while more():
-        ids = [r[0] for r in db.execute("SELECT session_id FROM rt_dirty ORDER BY session_id LIMIT ?",
-                                        [SESSIONS_PER_LOCK]).fetchall()]
+        ids = T.dirty_ids(db, SESSIONS_PER_LOCK)
         if not ids:
             break
         with store.snapshot(db):
@@ -69,10 +67,7 @@ def refresh(db: Database, budget: float | None = None) -> int:
                 changed = _replace(db, sid, new)
                 if changed is not None:
                     _lower_pending(db, changed)
-                # still dirty if it was written to since it was read (the trigger keeps its row)
-                db.execute("DELETE FROM rt_dirty WHERE session_id = ?"
-                           " AND COALESCE((SELECT version FROM sessions WHERE id = ?), -1) = ?",
-                           [sid, sid, -1 if version is None else version])
+                T.clean(db, sid, version)   # still dirty if it was written to since it was read
         done += len(ids)
         steps += 1
     while _pending(db) is not None and more():
@@ -88,14 +83,13 @@ def behind(db: Database) -> int | None:
     """None when the tables are up to date; else how many sessions are still to be read (0: only the
     replay of the ratings is left)."""
     if not _ready(db):
-        return db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
-    dirty = db.execute("SELECT COUNT(*) FROM rt_dirty").fetchone()[0]
+        return T.count_sessions(db)
+    dirty = T.count_dirty(db)
     return dirty if dirty or _pending(db) is not None else None
 
 
 def _pending(db: Database) -> str | None:
-    row = db.execute("SELECT value FROM meta WHERE key = 'ratings_pending'").fetchone()
-    return row[0] if row else None
+    return T.pending(db)
 
 
 def _lower_pending(db: Database, ord_: str) -> None:
@@ -106,7 +100,7 @@ def _lower_pending(db: Database, ord_: str) -> None:
 
 def _read(db: Database, sid: int) -> tuple[int | None, dict | None]:
     """(the session's version, its share now) or (None, None) when it is gone."""
-    row = db.execute("SELECT COALESCE(started, created), version FROM sessions WHERE id = ?", [sid]).fetchone()
+    row = T.session_when(db, sid)
     if row is None:
         return None, None
     sess = service.load(db, sid)
@@ -138,23 +132,16 @@ def session_share(session_id: int, started: str, head: dict, recs) -> dict:
 
 def _replace(db: Database, sid: int, new: dict | None) -> str | None:
     """Replace one session's share; returns the earliest ``ord`` whose contests changed (or None)."""
-    old_row = db.execute("SELECT data FROM rt_sessions WHERE session_id = ?", [sid]).fetchone()
-    old = json.loads(old_row[0]) if old_row else None
+    old = T.share_of(db, sid)
     if old == new:
         return None
     if old:
         _add_sums(db, old, -1)
-        db.execute("DELETE FROM rt_contests WHERE session_id = ?", [sid])
+    T.drop_share(db, sid)
     if new:
         _add_sums(db, new, 1)
-        db.executemany("INSERT INTO rt_contests(ord, session_id, kind, club, data) VALUES (?, ?, ?, ?, ?)",
-                            [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]])
-        db.executemany("INSERT INTO rt_names(key, name) VALUES (?, ?)"
-                            " ON CONFLICT (key) DO UPDATE SET name = excluded.name", list(new["names"].items()))
-        db.execute("INSERT INTO rt_sessions(session_id, data) VALUES (?, ?)"
-                   " ON CONFLICT (session_id) DO UPDATE SET data = excluded.data", [sid, store.dump(new)])
-    else:
-        db.execute("DELETE FROM rt_sessions WHERE session_id = ?", [sid])
+        T.put_share(db, sid, [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]],
+                    list(new["names"].items()), store.dump(new))
     old_ords = [c["ord"] for c in (old or {}).get("contests", [])]
     new_ords = [c["ord"] for c in (new or {}).get("contests", [])]
     if old and new and old["contests"] == new["contests"]:
@@ -164,58 +151,39 @@ def _replace(db: Database, sid: int, new: dict | None) -> str | None:
 
 def _add_sums(db: Database, share: dict, sign: int) -> None:
     for subject, what, other, p, w, l, d in share["stats"]:
-        db.execute("INSERT INTO rt_stats(subject, what, other, played, won, lost, drawn) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                   " ON CONFLICT(subject, what, other) DO UPDATE SET played = rt_stats.played + excluded.played,"
-                   " won = rt_stats.won + excluded.won, lost = rt_stats.lost + excluded.lost,"
-                   " drawn = rt_stats.drawn + excluded.drawn",
-                   [subject, what, other, sign * p, sign * w, sign * l, sign * d])
+        T.add_stats(db, [subject, what, other, sign * p, sign * w, sign * l, sign * d])
     if sign < 0:
-        db.execute("DELETE FROM rt_stats WHERE played = 0 AND subject IN (SELECT value FROM json_each(?))",
-                   [json.dumps(sorted({s[0] for s in share["stats"]}))])
+        T.drop_empty_stats(db, sorted({s[0] for s in share["stats"]}))
     for subject, figures in share["mus"].items():
-        row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
-        acc = json.loads(row[0]) if row else {}
+        acc = T.mus_numbers(db, subject) or {}
         for k, v in figures.items():
             acc[k] = acc.get(k, 0) + sign * v
-        if any(acc.values()):
-            db.execute("INSERT INTO rt_mus(subject, data) VALUES (?, ?)"
-                       " ON CONFLICT (subject) DO UPDATE SET data = excluded.data", [subject, store.dump(acc)])
-        else:
-            db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
+        T.put_mus(db, subject, store.dump(acc) if any(acc.values()) else None)
 
 
 def _rerate(db: Database, cutoff: str, limit: int) -> None:
     """Replay up to ``limit`` contests from ``cutoff`` on, from the ratings stored just before it, and
     move ``ratings_pending`` past them. Whatever was rated from ``cutoff`` on before is taken back first
     (a no-op when a previous step already did it)."""
-    db.execute("DELETE FROM rt_history WHERE ord >= ?", [cutoff])
-    month = cutoff[:7]
-    db.execute("DELETE FROM rt_monthly WHERE month >= ?", [month])
-    db.execute("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) SELECT h.kind, h.key, CAST(? AS TEXT),"
-               " h.mu, h.sigma, h.n FROM rt_history h JOIN (SELECT kind, key, MAX(ord) AS ord FROM rt_history"
-               "  WHERE ord >= ? AND ord < ? GROUP BY kind, key) m ON h.kind = m.kind AND h.key = m.key"
-               " AND h.ord = m.ord", [month, month, cutoff])
-    for kind, key in db.execute("SELECT kind, key FROM rt_current WHERE last_ord >= ?", [cutoff]).fetchall():
-        last = db.execute("SELECT mu, sigma, n, ord FROM rt_history WHERE kind = ? AND key = ?"
-                          " ORDER BY ord DESC LIMIT 1", [kind, key]).fetchone()
+    T.forget_from(db, cutoff)
+    for kind, key in T.rated_since(db, cutoff):
+        last = T.last_history(db, kind, key)
         if last is None:
-            db.execute("DELETE FROM rt_current WHERE kind = ? AND key = ?", [kind, key])
+            T.drop_current(db, kind, key)
         else:
             mu, sigma, n, ord_ = last
-            db.execute("UPDATE rt_current SET mu = ?, sigma = ?, ordinal = ?, n = ?, last_ord = ?"
-                       " WHERE kind = ? AND key = ?", [mu, sigma, R.Rated(mu, sigma).ordinal, n, ord_, kind, key])
+            T.set_current(db, kind, key, mu, sigma, R.Rated(mu, sigma).ordinal, n, ord_)
     cache: dict[tuple[str, str], R.Rated] = {}
     names: dict[tuple[str, str], str] = {}
 
     def get(kind, key):
         if (kind, key) not in cache:
-            row = db.execute("SELECT mu, sigma, n FROM rt_current WHERE kind = ? AND key = ?", [kind, key]).fetchone()
+            row = T.current_rating(db, kind, key)
             cache[(kind, key)] = R.Rated(*row) if row else R.fresh()
         return cache[(kind, key)]
 
     history, last_ord = [], {}
-    batch = db.execute("SELECT ord, data FROM rt_contests WHERE ord >= ? ORDER BY ord LIMIT ?",
-                       [cutoff, limit + 1]).fetchall()
+    batch = T.contests_from(db, cutoff, limit + 1)
     following = batch[limit][0] if len(batch) > limit else None
     for ord_, data in batch[:limit]:
         contest = json.loads(data)
@@ -228,20 +196,12 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
         if contest["kind"] == "mus":
             for team in contest["teams"]:
                 names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
-    db.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
     monthly = {(kind, key, ord_[:7]): (mu, sigma, n) for kind, key, ord_, mu, sigma, n in history}   # last wins
-    db.executemany("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)"
-                        " ON CONFLICT (kind, key, month) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                        " n = excluded.n",
-                        [[*k, *v] for k, v in monthly.items()])
-    db.executemany(
-        "INSERT INTO rt_current(kind, key, name, mu, sigma, ordinal, n, last_ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT(kind, key) DO UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
-        " ordinal = excluded.ordinal, n = excluded.n, last_ord = excluded.last_ord",
-        [[kind, key, names.get((kind, key), key), r.mu, r.sigma, r.ordinal, r.n, last_ord[(kind, key)]]
-         for (kind, key), r in cache.items() if (kind, key) in last_ord])
+    T.put_rated(db, history, [[*k, *v] for k, v in monthly.items()],
+                [[kind, key, names.get((kind, key), key), r.mu, r.sigma, r.ordinal, r.n, last_ord[(kind, key)]]
+                 for (kind, key), r in cache.items() if (kind, key) in last_ord])
     if following is None:
-        db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
+        T.clear_pending(db)
     else:
         _put_meta(db, "ratings_pending", following)
 

@@ -161,3 +161,134 @@ def names(db: Database, keys: list[str]) -> dict[str, str]:
         return {}
     return dict(db.execute("SELECT key, name FROM rt_names WHERE key IN (SELECT value FROM json_each(?))",
                            [json.dumps(keys)]).fetchall())
+
+
+# ---------------------------------------------------------------------------------------------------
+# keeping them up to date (``ratings.derived.refresh`` decides; these are its statements)
+
+def any_dirty(db: Database) -> bool:
+    return db.execute("SELECT 1 FROM rt_dirty LIMIT 1").fetchone() is not None
+
+
+def dirty_ids(db: Database, limit: int) -> list[int]:
+    return [r[0] for r in db.execute("SELECT session_id FROM rt_dirty ORDER BY session_id LIMIT ?", [limit]).fetchall()]
+
+
+def count_sessions(db: Database) -> int:
+    return db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+
+
+def count_dirty(db: Database) -> int:
+    return db.execute("SELECT COUNT(*) FROM rt_dirty").fetchone()[0]
+
+
+def clean(db: Database, sid: int, version: int | None) -> None:
+    """The session is read: no longer dirty, unless it was written to since (the trigger keeps its row)."""
+    db.execute("DELETE FROM rt_dirty WHERE session_id = ? AND COALESCE((SELECT version FROM sessions WHERE id = ?), -1) = ?",
+               [sid, sid, -1 if version is None else version])
+
+
+def pending(db: Database) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = 'ratings_pending'").fetchone()
+    return row[0] if row else None
+
+
+def clear_pending(db: Database) -> None:
+    db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
+
+
+def session_when(db: Database, sid: int) -> tuple[str, int] | None:
+    """(when it started, else was made; its version), or None when it is gone."""
+    return db.execute("SELECT COALESCE(started, created), version FROM sessions WHERE id = ?", [sid]).fetchone()
+
+
+def share_of(db: Database, sid: int) -> dict | None:
+    row = db.execute("SELECT data FROM rt_sessions WHERE session_id = ?", [sid]).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def drop_share(db: Database, sid: int) -> None:
+    db.execute("DELETE FROM rt_contests WHERE session_id = ?", [sid])
+    db.execute("DELETE FROM rt_sessions WHERE session_id = ?", [sid])
+
+
+def put_share(db: Database, sid: int, contests: list[list], names: list[tuple], data: str) -> None:
+    """The session's contests (rows: ord, session id, kind, club, data), its players' names and its share."""
+    db.executemany("INSERT INTO rt_contests(ord, session_id, kind, club, data) VALUES (?, ?, ?, ?, ?)", contests)
+    db.executemany("INSERT INTO rt_names(key, name) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET name = excluded.name",
+                   names)
+    db.execute("INSERT INTO rt_sessions(session_id, data) VALUES (?, ?)"
+               " ON CONFLICT (session_id) DO UPDATE SET data = excluded.data", [sid, data])
+
+
+def add_stats(db: Database, row: list) -> None:
+    """(subject, what, other, played, won, lost, drawn) added to the sums (negative: taken back)."""
+    db.execute("INSERT INTO rt_stats(subject, what, other, played, won, lost, drawn) VALUES (?, ?, ?, ?, ?, ?, ?)"
+               " ON CONFLICT(subject, what, other) DO UPDATE SET played = rt_stats.played + excluded.played,"
+               " won = rt_stats.won + excluded.won, lost = rt_stats.lost + excluded.lost,"
+               " drawn = rt_stats.drawn + excluded.drawn", row)
+
+
+def drop_empty_stats(db: Database, subjects: list[str]) -> None:
+    db.execute("DELETE FROM rt_stats WHERE played = 0 AND subject IN (SELECT value FROM json_each(?))",
+               [json.dumps(subjects)])
+
+
+def put_mus(db: Database, subject: str, data: str | None) -> None:
+    """A subject's Mus numbers (None: it has none any more)."""
+    if data is None:
+        db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
+    else:
+        db.execute("INSERT INTO rt_mus(subject, data) VALUES (?, ?) ON CONFLICT (subject) DO UPDATE SET data = excluded.data",
+                   [subject, data])
+
+
+def forget_from(db: Database, cutoff: str) -> None:
+    """Take back what was rated from ``cutoff`` on: its history, its months (the month of ``cutoff`` kept
+    as it stood before it)."""
+    db.execute("DELETE FROM rt_history WHERE ord >= ?", [cutoff])
+    month = cutoff[:7]
+    db.execute("DELETE FROM rt_monthly WHERE month >= ?", [month])
+    db.execute("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) SELECT h.kind, h.key, CAST(? AS TEXT),"
+               " h.mu, h.sigma, h.n FROM rt_history h JOIN (SELECT kind, key, MAX(ord) AS ord FROM rt_history"
+               "  WHERE ord >= ? AND ord < ? GROUP BY kind, key) m ON h.kind = m.kind AND h.key = m.key"
+               " AND h.ord = m.ord", [month, month, cutoff])
+
+
+def rated_since(db: Database, cutoff: str) -> list[tuple[str, str]]:
+    return db.execute("SELECT kind, key FROM rt_current WHERE last_ord >= ?", [cutoff]).fetchall()
+
+
+def last_history(db: Database, kind: str, key: str) -> tuple | None:
+    """(mu, sigma, n, ord) of the player's last rated contest, or None."""
+    return db.execute("SELECT mu, sigma, n, ord FROM rt_history WHERE kind = ? AND key = ? ORDER BY ord DESC LIMIT 1",
+                      [kind, key]).fetchone()
+
+
+def drop_current(db: Database, kind: str, key: str) -> None:
+    db.execute("DELETE FROM rt_current WHERE kind = ? AND key = ?", [kind, key])
+
+
+def set_current(db: Database, kind: str, key: str, mu: float, sigma: float, ordinal: float, n: int, ord_: str) -> None:
+    db.execute("UPDATE rt_current SET mu = ?, sigma = ?, ordinal = ?, n = ?, last_ord = ? WHERE kind = ? AND key = ?",
+               [mu, sigma, ordinal, n, ord_, kind, key])
+
+
+def current_rating(db: Database, kind: str, key: str) -> tuple | None:
+    return db.execute("SELECT mu, sigma, n FROM rt_current WHERE kind = ? AND key = ?", [kind, key]).fetchone()
+
+
+def contests_from(db: Database, cutoff: str, limit: int) -> list[tuple]:
+    return db.execute("SELECT ord, data FROM rt_contests WHERE ord >= ? ORDER BY ord LIMIT ?", [cutoff, limit]).fetchall()
+
+
+def put_rated(db: Database, history: list, monthly: list, current: list) -> None:
+    """A replay's rows: every rating after every contest, the last of each month, the players' ratings now."""
+    db.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
+    db.executemany("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)"
+                   " ON CONFLICT (kind, key, month) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                   " n = excluded.n", monthly)
+    db.executemany(
+        "INSERT INTO rt_current(kind, key, name, mu, sigma, ordinal, n, last_ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT(kind, key) DO UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+        " ordinal = excluded.ordinal, n = excluded.n, last_ord = excluded.last_ord", current)
