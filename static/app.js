@@ -110,6 +110,9 @@
   var answered = {};      // key -> true once the server answered it (its form is stale until replaced)
   var outbox = load();
   var flushing = false, retryTimer = null, offline = false;
+  // Any 5xx is no answer: the server (or a gateway) could not say whether the tap landed, so it is sent
+  // again with its key, and a key already stored answers with what it wrote (never recorded twice).
+  function noAnswer(status) { return status >= 500 && status <= 599; }
 
   function load() {
     try { var v = JSON.parse(localStorage.getItem(STORE) || "[]"); return Array.isArray(v) ? v : []; }
@@ -209,7 +212,7 @@
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
     var d = ev.detail, key = keyOfRequest(d);
-    if (d && d.xhr && [502, 503, 504].indexOf(d.xhr.status) >= 0) {   // no answer (see htmx:beforeSwap)
+    if (d && d.xhr && noAnswer(d.xhr.status)) {   // no answer (see htmx:beforeSwap)
       if (key) delete inFlight[key];
       return;
     }
@@ -221,11 +224,11 @@
     if (d && d.xhr && d.xhr.status && offline) { offline = false; show(words("reconnected")); }
     if (d && d.xhr && d.xhr.status && outbox.length) flush();
   });
-  // A gateway between the phone and the app that answers for it (502/503/504: the app is down behind a
-  // proxy) is no answer: the tap waits, the error page is not shown.
+  // A 5xx (the app's database lost for a moment, or a gateway answering for an app that is down) is no
+  // answer: the tap waits, the error page is not shown.
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var d = ev.detail, key = keyOfRequest(d);
-    if (!d.xhr || [502, 503, 504].indexOf(d.xhr.status) < 0) return;
+    if (!d.xhr || !noAnswer(d.xhr.status)) return;
     d.shouldSwap = false;
     if (key) {
       delete answered[key];
@@ -276,7 +279,7 @@
                        headers: {"Content-Type": "application/x-www-form-urlencoded"}})
       .then(function (res) {
         return res.text().then(function (html) {
-          if ([502, 503, 504].indexOf(res.status) >= 0) { flushing = false; offline = true; show(); later(); return; }
+          if (noAnswer(res.status)) { flushing = false; offline = true; show(); later(); return; }
           outbox = outbox.filter(function (e) { return e.key !== entry.key; });
           save();
           answered[entry.key] = true;
@@ -285,7 +288,7 @@
           var note = res.status === 409 ? words("moved-on") : res.status >= 400 ? words("refused") : words("landed");
           if (outbox.length) { show(); flush(); return; }
           var url = res.headers.get("HX-Replace-Url") || res.url;
-          if (res.status >= 500 || !/<body/i.test(html)) { location.assign(url); return; }
+          if (!/<body/i.test(html)) { location.assign(url); return; }
           replacePage(html, url);
           show(note);
         });
@@ -370,7 +373,7 @@
     // no swap will follow (an error with no answer, a 204): nothing to put back
     var xhr = ev.detail.xhr;
     if (!before || xhr !== before.xhr) return;                  // (another request: a live poll)
-    if (!xhr || !xhr.status || xhr.status === 204 || [502, 503, 504].indexOf(xhr.status) >= 0) { before = null; idle(); }
+    if (!xhr || !xhr.status || xhr.status === 204 || xhr.status >= 500) { before = null; idle(); }   // 5xx: not swapped (the outbox)
   });
   function sheetsReady(done) {
     var waiting = Array.prototype.filter.call(document.querySelectorAll("link[rel=stylesheet]"),
