@@ -132,7 +132,13 @@
       }, LIVE_AFTER_MS);
     }); });
   }
-  document.addEventListener("htmx:load", function (ev) { if (ev.detail && ev.detail.elt) arm(ev.detail.elt); });
+  // armed as they are inserted (a mutation's callback runs before the next input event): htmx's own
+  // htmx:load comes only after its settle delay, and a tap in between would land on a live control
+  var inserted = new MutationObserver(function (records) {
+    records.forEach(function (r) { r.addedNodes.forEach(function (n) { if (n.nodeType === 1) arm(n); }); });
+  });
+  function watch() { inserted.observe(document.documentElement, {childList: true, subtree: true}); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch); else watch();
 
   // before every other listener (window, capture): the press, then the click it makes
   window.addEventListener("pointerdown", function (ev) { if (ev.isPrimary) downAt = ev.timeStamp; }, true);

@@ -21,6 +21,7 @@ PLAYERS = ("Ane", "Begoña", "Carlos", "Dani")
 def at_rest(page):
     page.wait_for_load_state()
     page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # its controls live
 
 
 def no_wide_text(page, where):
