@@ -123,6 +123,8 @@ def link_version(conn, token: str) -> tuple[int, str] | None:
 
 
 def link_exists(db, token: str) -> bool:
-    """Whether ``token`` opens a session (its scoring or its Watch link)."""
-    return db.execute("SELECT 1 FROM sessions WHERE edit_token = ? OR view_token = ?", [token, token]).fetchone() \
-        is not None
+    """Whether ``token`` opens a session (its scoring or its Watch link) or a club table (its scoring link):
+    a valid link is no guess, whoever shares its address."""
+    if db.execute("SELECT 1 FROM sessions WHERE edit_token = ? OR view_token = ?", [token, token]).fetchone():
+        return True
+    return db.execute("SELECT 1 FROM club_tables WHERE token = ?", [token]).fetchone() is not None
