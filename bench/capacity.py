@@ -294,10 +294,11 @@ class Level:
             self.error("scorer page: connection")
             return
         html = page.decode()
-        tick = self.t0 - TAP + random.uniform(0, TAP)
+        tap = TAP
+        tick = self.t0 - tap + random.uniform(0, tap)
         act = f"{table['game']}/act"
         while True:
-            tick += TAP
+            tick += tap
             now = time.monotonic()
             if tick >= self.t1:
                 break
@@ -685,10 +686,13 @@ def main() -> None:
     ap.add_argument("--keep-going", action="store_true", help="run the levels above one that fails too")
     ap.add_argument("--server-args", default="", help="extra options for `companion serve` (default: none)")
     ap.add_argument("--json", help="write the raw figures here")
+    ap.add_argument("--tap", type=float, default=TAP, metavar="SECONDS",
+                    help=f"seconds between a scorer's taps (default {TAP:.0f}; shorter: the writers' locks under load)")
     ap.add_argument("--postgres", type=int, default=0, metavar="N",
                     help="N app servers on a throwaway PostgreSQL cluster behind Debian's nginx (default: "
                          "one `companion serve` on SQLite)")
     args = ap.parse_args()
+    globals()["TAP"] = args.tap     # the scorers read it (one run, one pace)
     args.levels = sorted({int(x) for x in args.levels.split(",") if x.strip()})
     if not args.levels or args.levels[-1] > MAX_TABLES or args.levels[0] < 1:
         raise SystemExit(f"levels between 1 and {MAX_TABLES} tables")

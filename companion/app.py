@@ -47,7 +47,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    from . import db, faults, formkeys, logredact, proxy, security
+    from . import faults, formkeys, logredact, proxy, security
+    from .storage import db
     from .web import limits, poll
 
     app.config.setdefault("SECRET_KEY", None)

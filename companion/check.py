@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
-from sqlite_utils import Database
+from .storage.connection import Connection as Database
 
 from . import service, session as S
+from .storage import store
 from .errors import RuleError
 
 
@@ -43,13 +44,12 @@ def check_session(db: Database, session_id: int) -> tuple[list[str], int, int]:
 def check_database(db: Database) -> tuple[list[str], dict]:
     """(one line per problem, what was counted). SQLite's own check first: a damaged file is not replayed."""
     # SQLite checks its file; PostgreSQL checks its pages itself (and its replicas are a DBA's tools)
-    rows = ["ok"] if getattr(db, "dialect", "") == "postgresql" else \
-        [r[0] for r in db.execute("PRAGMA integrity_check").fetchall()]
+    rows = store.integrity(db)
     if rows != ["ok"]:
         return [f"SQLite integrity check: {r}" for r in rows[:20]], {"sessions": 0, "games": 0, "items": 0}
     counted = {"sessions": 0, "games": 0, "items": 0}
     problems: list[str] = []
-    for (session_id,) in db.execute("SELECT id FROM sessions ORDER BY id").fetchall():
+    for session_id in store.session_ids(db):
         found, games, items = check_session(db, session_id)
         problems += found
         counted["sessions"] += 1

@@ -44,7 +44,7 @@ class _DatabaseErrors:
 def _where(db_path: str) -> str:
     """The database as a person reads it: a file's full path, a URL without its password."""
     if is_url(db_path):
-        from .postgres import describe
+        from .storage.postgres import describe
 
         return describe(db_path)
     return os.path.abspath(db_path)
@@ -176,15 +176,16 @@ def _read(path: str):
 def import_(db_path, file):
     """Import a companion-session/1 file as a new session; prints its id and links."""
     from . import service
-    from .db import connect
+    from .storage import store
+    from .storage.db import connect
 
     sess = _read(file)
     _open_app(db_path)  # creates / migrates the database
     with _DatabaseErrors(db_path):
         db = connect(db_path)
         written = service.create(db, sess, browser="cli", location=lambda edit: edit)
-        row = db.execute("SELECT id, view_token FROM sessions WHERE edit_token = ?", [written.location]).fetchone()
-    click.echo(json.dumps({"id": row[0], "edit": f"/s/{written.location}", "view": f"/s/{row[1]}"}))
+        row, _role = store.find(db, written.location)
+    click.echo(json.dumps({"id": row["id"], "edit": f"/s/{written.location}", "view": f"/s/{row['view_token']}"}))
 
 
 @main.command()
@@ -193,15 +194,16 @@ def import_(db_path, file):
 def export(db_path, session_id):
     """Print session ID as a companion-session/1 file."""
     from . import service
-    from .db import connect
     from .session import to_doc
+    from .storage import store
+    from .storage.db import connect
 
     if not is_url(db_path) and not os.path.isfile(db_path):
         raise click.ClickException(f"no session {session_id}: no database at {os.path.abspath(db_path)}")
     _open_app(db_path, write=False)
     with _DatabaseErrors(db_path):
         db = connect(db_path)
-        if db.execute("SELECT 1 FROM sessions WHERE id = ?", [session_id]).fetchone() is None:
+        if not store.exists(db, session_id):
             raise click.ClickException(f"no session {session_id}")
         doc = to_doc(service.load(db, session_id))
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
@@ -214,7 +216,7 @@ def export(db_path, session_id):
 def copy_(db_path, target):
     """Copy the whole archive (--db) into another, empty database: every session, link, key and browser
     as it is, so printed QR codes and open phones go on working. Move to PostgreSQL with it."""
-    from .copy import copy
+    from .storage.copy import copy
     from .errors import RuleError
     from .messages import ENGLISH
 
@@ -235,7 +237,7 @@ def check(db_path):
     """Check the database: SQLite's integrity check, then every game's stored state against the replay of
     its hands. Names each wrong session; exit status 1 when anything is wrong."""
     from .check import check_database
-    from .db import connect
+    from .storage.db import connect
 
     _open_app(db_path, write=False)
     with _DatabaseErrors(db_path):

@@ -13,7 +13,7 @@ def is_url(database: str) -> bool:
 def postgres():
     """The PostgreSQL module, or a clear message when psycopg is not installed."""
     try:
-        from . import postgres as module
+        from .storage import postgres as module
     except ImportError as err:
         raise RuntimeError("a postgresql:// database needs psycopg: pip install 'companion[postgresql]'"
                            f" ({err})") from None

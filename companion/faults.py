@@ -123,7 +123,7 @@ def database_line(path: str, err: BaseException | str) -> str:
     """One line for the command line, naming the file and what to do."""
     kind = err if isinstance(err, str) else kind_at(err, path)
     if is_url(path):
-        from .postgres import describe
+        from .storage.postgres import describe
 
         return f"database {describe(path)}: {'busy or unreachable, try again' if kind == BUSY else err}"
     where = os.path.abspath(path)
@@ -180,21 +180,8 @@ def _fault_page(err):
 
 
 def probe_write(path: str) -> None:
-    """One real write (the time of this check, in ``meta``): a read-only mount or a full disk is found
-    now, when the server starts or a command begins, not at the first hand of the night. Raises
-    sqlite3.Error."""
-    from datetime import datetime, timezone
+    """One real write, now (``storage.db.probe_write``): a read-only mount or a full disk is found when
+    the server starts or a command begins, not at the first hand of the night."""
+    from .storage.db import probe_write as probe
 
-    from .db import connect
-
-    db = connect(path)
-    try:
-        db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT INTO meta(key, value) VALUES ('write_checked', ?)"
-                   " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                   [datetime.now(timezone.utc).isoformat(timespec="seconds")])
-        db.execute("COMMIT")
-    finally:
-        if db.conn.in_transaction:
-            db.execute("ROLLBACK")
-        db.conn.close()
+    probe(path)

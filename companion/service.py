@@ -16,16 +16,16 @@ version for every phone that asks.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
-from sqlite_utils import Database
+from .storage.connection import Connection as Database
 
-from . import events, formkeys, store, summary
+from . import events, formkeys, summary
+from .storage import club_tables, store
 from .errors import RuleError
 from .kinds.base import GameRec, Item
 from .session import Session, player_key, state_of, to_doc
-from .store import Written
+from .storage.store import Written
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -99,21 +99,17 @@ def load(db: Database, session_id: int) -> Session:
                           for gi, kind, hd, state, seed, _count in rows])
 
 
-_sessions: OrderedDict = OrderedDict()
-
-
-def cached(db: Database, session_id: int, version: int) -> tuple[Session, dict]:
-    """(session, companion-state) for one version, shared by every phone that asks (an LRU in memory)."""
+def cached(db: Database, session_id: int, version: int, cache=None) -> tuple[Session, dict]:
+    """(session, companion-state) for one version, shared by every phone that asks (``cache``: the app's
+    ``registry.LRU``; without one, read each time)."""
     key = (getattr(db, "path", id(db)), session_id, version)
-    hit = _sessions.get(key)
+    hit = cache.get(key) if cache is not None else None
     if hit is not None:
-        _sessions.move_to_end(key)
         return hit
     sess = load(db, session_id)
     value = (sess, state_of(sess))
-    _sessions[key] = value
-    while len(_sessions) > 64:
-        _sessions.popitem(last=False)
+    if cache is not None:
+        cache.put(key, value)
     return value
 
 
@@ -193,11 +189,11 @@ def write(db: Database, row: dict, etype: str, payload: dict, *, browser: str, k
             raise
         head = None     # refused on a session that moved meanwhile: look again under the lock
     if head is not None:
-        with store.immediate(db):
+        with store.immediate(db, sid):
             if store.commit(db, sid, row["version"], rows, header=head, browser=browser, key=key,
                             location=location, fingerprint=fingerprint):
                 return Written(row["version"] + 1, location)
-    with store.immediate(db):       # somebody wrote first: again, under the lock
+    with store.immediate(db, sid):  # somebody wrote first: again, under the lock
         done = store.stored(db, browser, scope, key, fingerprint)
         if done:
             return done
@@ -221,7 +217,7 @@ def write_many(db: Database, row: dict, steps: list[tuple[str, dict]], *, browse
     key = store.check_key(key)
     sid, scope = row["id"], str(row["id"])
     fingerprint = formkeys.current()
-    with store.immediate(db):
+    with store.immediate(db, sid):
         done = store.stored(db, browser, scope, key, fingerprint)
         if done:
             return done
@@ -244,7 +240,7 @@ def run(db: Database, row: dict, plan, *, browser: str, key: str | None, seen_ve
     """A domain command's events (``companion.club.commands.Plan``), written as one action: every event
     and the table links its tables need, all or none."""
     sid = row["id"]
-    also = (lambda: store.add_table_links(db, sid, plan.labels)) if plan.labels else None
+    also = (lambda: club_tables.add(db, sid, plan.labels)) if plan.labels else None
     return write_many(db, row, plan.steps, browser=browser, key=key, seen_version=seen_version,
                       location=location, also=also)
 

@@ -96,6 +96,64 @@
   });
 })();
 
+// == a control that has just appeared ==
+// The second tap of a double tap, or a tap begun before an answer came, lands on the next screen's
+// control that appeared under the finger: a new form with its own key, so the key cannot stop it. A control
+// an htmx swap brings in is not live until it has been on screen for LIVE_AFTER_MS (the time a person needs
+// to see the new screen) and ignores a tap whose finger went down before then; meanwhile it is dimmed and
+// aria-disabled (tests and assistive tech read it). Controls that stay put (the tally's +1…+5) are never
+// swapped by their own taps, so every deliberate tap counts. Without JavaScript nothing changes.
+(function () {
+  "use strict";
+  var LIVE_AFTER_MS = 250;
+  var CONTROLS = "button, a[href], input[type=submit], input[type=button], input[type=checkbox], input[type=radio]";
+  var shownAt = new WeakMap();     // control -> when it was first on screen (Infinity until painted)
+  var downAt = -Infinity;          // when the finger (or button) of the pointer's last press went down
+
+  function arm(el) {
+    if (el === document.body || !el.querySelectorAll) return;        // a whole page load: nothing was under a finger
+    var found = Array.prototype.slice.call(el.querySelectorAll(CONTROLS));
+    if (el.matches(CONTROLS)) found.push(el);
+    var armed = found.filter(function (c) {
+      return !c.disabled && c.getAttribute("aria-disabled") !== "true";
+    });
+    if (!armed.length) return;
+    armed.forEach(function (c) {
+      shownAt.set(c, Infinity);
+      c.setAttribute("aria-disabled", "true");
+      c.setAttribute("data-arming", "");
+    });
+    // two frames: the first one in which the new screen has been painted
+    requestAnimationFrame(function () { requestAnimationFrame(function () {
+      var now = performance.now();
+      armed.forEach(function (c) { shownAt.set(c, now); });
+      setTimeout(function () {
+        armed.forEach(function (c) { c.removeAttribute("aria-disabled"); c.removeAttribute("data-arming"); });
+      }, LIVE_AFTER_MS);
+    }); });
+  }
+  // armed as they are inserted (a mutation's callback runs before the next input event): htmx's own
+  // htmx:load comes only after its settle delay, and a tap in between would land on a live control
+  var inserted = new MutationObserver(function (records) {
+    records.forEach(function (r) { r.addedNodes.forEach(function (n) { if (n.nodeType === 1) arm(n); }); });
+  });
+  function watch() { inserted.observe(document.documentElement, {childList: true, subtree: true}); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch); else watch();
+
+  // before every other listener (window, capture): the press, then the click it makes
+  window.addEventListener("pointerdown", function (ev) { if (ev.isPrimary) downAt = ev.timeStamp; }, true);
+  window.addEventListener("click", function (ev) {
+    var c = ev.target && ev.target.closest ? ev.target.closest(CONTROLS) : null;
+    var at = c && shownAt.get(c);
+    if (at === undefined || at === null) return;
+    // a pointer's click began when its press did; a key's (detail 0) when it is dispatched
+    var began = ev.detail > 0 && downAt <= ev.timeStamp ? downAt : ev.timeStamp;
+    if (began >= at + LIVE_AFTER_MS) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+  }, true);
+})();
+
 // == taps ==
 // Every tap counts, once. A write form carries its idempotency key (the hidden field "k", new on every
 // render): two taps on the same rendered control send one request; a tap on the next screen's control is
@@ -110,6 +168,9 @@
   var answered = {};      // key -> true once the server answered it (its form is stale until replaced)
   var outbox = load();
   var flushing = false, retryTimer = null, offline = false;
+  // Any 5xx is no answer: the server (or a gateway) could not say whether the tap landed, so it is sent
+  // again with its key, and a key already stored answers with what it wrote (never recorded twice).
+  function noAnswer(status) { return status >= 500 && status <= 599; }
 
   function load() {
     try { var v = JSON.parse(localStorage.getItem(STORE) || "[]"); return Array.isArray(v) ? v : []; }
@@ -209,7 +270,7 @@
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
     var d = ev.detail, key = keyOfRequest(d);
-    if (d && d.xhr && [502, 503, 504].indexOf(d.xhr.status) >= 0) {   // no answer (see htmx:beforeSwap)
+    if (d && d.xhr && noAnswer(d.xhr.status)) {   // no answer (see htmx:beforeSwap)
       if (key) delete inFlight[key];
       return;
     }
@@ -221,11 +282,11 @@
     if (d && d.xhr && d.xhr.status && offline) { offline = false; show(words("reconnected")); }
     if (d && d.xhr && d.xhr.status && outbox.length) flush();
   });
-  // A gateway between the phone and the app that answers for it (502/503/504: the app is down behind a
-  // proxy) is no answer: the tap waits, the error page is not shown.
+  // A 5xx (the app's database lost for a moment, or a gateway answering for an app that is down) is no
+  // answer: the tap waits, the error page is not shown.
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var d = ev.detail, key = keyOfRequest(d);
-    if (!d.xhr || [502, 503, 504].indexOf(d.xhr.status) < 0) return;
+    if (!d.xhr || !noAnswer(d.xhr.status)) return;
     d.shouldSwap = false;
     if (key) {
       delete answered[key];
@@ -276,7 +337,7 @@
                        headers: {"Content-Type": "application/x-www-form-urlencoded"}})
       .then(function (res) {
         return res.text().then(function (html) {
-          if ([502, 503, 504].indexOf(res.status) >= 0) { flushing = false; offline = true; show(); later(); return; }
+          if (noAnswer(res.status)) { flushing = false; offline = true; show(); later(); return; }
           outbox = outbox.filter(function (e) { return e.key !== entry.key; });
           save();
           answered[entry.key] = true;
@@ -285,7 +346,7 @@
           var note = res.status === 409 ? words("moved-on") : res.status >= 400 ? words("refused") : words("landed");
           if (outbox.length) { show(); flush(); return; }
           var url = res.headers.get("HX-Replace-Url") || res.url;
-          if (res.status >= 500 || !/<body/i.test(html)) { location.assign(url); return; }
+          if (!/<body/i.test(html)) { location.assign(url); return; }
           replacePage(html, url);
           show(note);
         });
@@ -348,10 +409,11 @@
 })();
 
 // == scroll ==
-// Keep the reader where they were: a tap that comes back to the same page keeps the scroll position; a
-// new page starts at its top. Put back when the swap has settled and the page's stylesheets apply (a
-// boosted page brings its game's stylesheet in the body), never after a guessed delay. <html data-busy>
-// is there from the tap until the position is back (tests wait for it to go).
+// Keep the reader where they were: a tap that comes back to the same page keeps the scroll position (a
+// step of rows to fill in, "everyone passes" or who has pares, included: the page does not jump under the
+// finger); a new page starts at its top. Put back when the swap has settled and the page's stylesheets
+// apply (a boosted page brings its game's stylesheet in the body), never after a guessed delay.
+// <html data-busy> is there from the tap until the position is back (tests wait for it to go).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -370,7 +432,7 @@
     // no swap will follow (an error with no answer, a 204): nothing to put back
     var xhr = ev.detail.xhr;
     if (!before || xhr !== before.xhr) return;                  // (another request: a live poll)
-    if (!xhr || !xhr.status || xhr.status === 204 || [502, 503, 504].indexOf(xhr.status) >= 0) { before = null; idle(); }
+    if (!xhr || !xhr.status || xhr.status === 204 || xhr.status >= 500) { before = null; idle(); }   // 5xx: not swapped (the outbox)
   });
   function sheetsReady(done) {
     var waiting = Array.prototype.filter.call(document.querySelectorAll("link[rel=stylesheet]"),
@@ -391,19 +453,27 @@
       window.scrollTo(0, y);
       requestAnimationFrame(function () {
         window.scrollTo(0, y);
-        stepInView();
+        rowsInSight();
         root.classList.remove("restoring");
         idle();
         root.setAttribute("data-settled", String((+root.getAttribute("data-settled") || 0) + 1));
       });
     });
   }
-  // A step that is a form of rows (who has pares and juego): its first row right under the score, so
-  // that the rows fill what scrolls above the bar (the rest of the page is kept where it was).
-  function stepInView() {
+  // A step of rows to fill in (who has pares and juego) keeps the page where it was while one of its rows
+  // shows between the score and the bar; only when none does (a narrow screen, long words, the page
+  // scrolled past them) is the form brought under the score: its controls are never all out of sight.
+  function rowsInSight() {
     var form = document.querySelector("[data-step-form]");
-    if (!form) return;
+    var bar = document.getElementById("thumb");
+    if (!form || !bar) return;
     var top = document.querySelector(".score-top");
+    var lo = top ? top.getBoundingClientRect().bottom - 1 : 0, hi = bar.getBoundingClientRect().top;
+    var controls = form.querySelectorAll("input:not([type=hidden]), select, button");
+    if (!controls.length || Array.prototype.some.call(controls, function (c) {
+      var at = (c.closest("label") || c).getBoundingClientRect().top;
+      return at >= lo && at < hi;
+    })) return;
     for (var pass = 0; pass < 2; pass++) {    // (the header scrolls away on the first: the score sticks then)
       var under = top ? top.getBoundingClientRect().bottom + 4 : 0;
       var at = form.getBoundingClientRect().top;
@@ -547,6 +617,13 @@
     write(f, awards, added);
     b.classList.remove("tapped"); void b.offsetWidth; b.classList.add("tapped");   // a flash: the tap was seen
   }, true);
+  // The address follows the tally the page shows: a screen that came back without it (a refused stale
+  // count, the next hand brought by the live poll) must not bring the old tally back on a reload.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!history.replaceState || !/[?&]tally=/.test(location.search)) return;
+    var f = form();
+    history.replaceState(history.state, "", withTally(location.href, f ? read(f) : []));
+  });
 })();
 
 // The four hands opened: the rows and the keypad come into view above the bar (the bar's button sends them).

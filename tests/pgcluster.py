@@ -22,7 +22,7 @@ def binaries() -> str | None:
 
 
 class Cluster:
-    def __init__(self):
+    def __init__(self, durable: bool = False):
         self.url = os.environ.get("COMPANION_TEST_PG")
         self.folder = None
         if self.url:
@@ -39,8 +39,9 @@ class Cluster:
         data = os.path.join(self.folder, "data")
         self._run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8")
         # a throwaway: no fsync (nothing here outlives the tests); room for every test's pools
-        options = (f"-k {self.folder} -c listen_addresses='' -c fsync=off -c synchronous_commit=off"
-                   " -c full_page_writes=off -c max_connections=300")
+        # (``durable``: as a real server, every acknowledged commit survives a crash: the fault tests)
+        quick = "" if durable else " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        options = f"-k {self.folder} -c listen_addresses=''{quick} -c max_connections=300"
         self._run("pg_ctl", "-D", data, "-o", options, "-l", os.path.join(self.folder, "log"), "-w", "start")
         subprocess.run([os.path.join(self.bin, "createdb"), "-h", self.folder, "-U", "postgres", "companion"],
                        check=True, capture_output=True)
@@ -54,7 +55,7 @@ class Cluster:
         """A fresh, empty schema; the URL that uses it."""
         import psycopg
 
-        from companion.postgres import with_schema
+        from companion.storage.postgres import with_schema
 
         name = "t_" + uuid.uuid4().hex[:16]
         with psycopg.connect(self.url, autocommit=True) as conn:
@@ -64,12 +65,35 @@ class Cluster:
     def drop(self, url: str) -> None:
         import psycopg
 
-        from companion.postgres import close_pools
+        from companion.storage.postgres import close_pools
 
         close_pools(url)
         schema = url.rsplit("search_path%3D", 1)[1]
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+    def restart(self, mode: str = "fast") -> None:
+        """``pg_ctl restart -m fast|immediate``: every connection is cut (immediate: no clean shutdown,
+        crash recovery at start), the server is back when this returns."""
+        data = os.path.join(self.folder, "data")
+        self._run("pg_ctl", "-D", data, "-m", mode, "-l", os.path.join(self.folder, "log"), "-w", "restart")
+
+    def backends(self) -> list[int]:
+        """The pids of the clients' backends (the app's connections), this one's excepted."""
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            return [r[0] for r in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend'"
+                " AND pid <> pg_backend_pid()").fetchall()]
+
+    def terminate_backends(self) -> int:
+        """``pg_terminate_backend`` on every client's backend: what an administrator or a failover does."""
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            return len(conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type ="
+                                    " 'client backend' AND pid <> pg_backend_pid()").fetchall())
 
     def stop(self) -> None:
         if self.folder is None:

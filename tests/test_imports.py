@@ -80,8 +80,9 @@ def test_no_module_imports_itself_back():
 
 def test_the_store_imports_no_domain_module():
     """SQL and rows only: its errors and their messages, nothing that knows a rule."""
-    assert GRAPH["companion.store"] <= {"companion.errors", "companion.messages", "companion.indexed"}
-    assert not {m for m in GRAPH["companion.store"] if m.startswith(DOMAIN)}
+    assert GRAPH["companion.storage.store"] <= {"companion.errors", "companion.messages", "companion.indexed",
+                                               "companion.storage.connection"}
+    assert not {m for m in GRAPH["companion.storage.store"] if m.startswith(DOMAIN)}
 
 
 def test_the_reader_sees_a_cycle_and_a_domain_import():
@@ -91,7 +92,7 @@ def test_the_reader_sees_a_cycle_and_a_domain_import():
         assert any({"companion.session", "companion.events"} <= set(c) for c in _cycles())
     finally:
         GRAPH["companion.session"].discard("companion.events")
-    assert imports_of("companion.service") >= {"companion.store", "companion.events"}
+    assert imports_of("companion.service") >= {"companion.storage.store", "companion.events"}
 
 
 # Layers point down (docs/design.md): the pure code (rules, kinds, the club and its stages, ratings' replay,

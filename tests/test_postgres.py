@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from companion import postgres, postgres_schema
-from companion.db import connect, init_db
+from companion.storage import migrations, postgres
+from companion.storage.db import connect, init_db
 
 
 @pytest.fixture
@@ -83,6 +83,55 @@ def test_a_second_writer_waits_for_the_first_and_sees_its_commit(url):
     assert seen == [("first",)]
 
 
+def _waiting(db) -> bool:
+    """Whether ``db``'s backend waits for a lock (asked of PostgreSQL: no guessing by time)."""
+    pid = db.raw.info.backend_pid
+    probe = connect(db.path)
+    try:
+        return probe.execute("SELECT count(*) FROM pg_locks WHERE pid = ? AND NOT granted", [pid]).fetchone()[0] > 0
+    finally:
+        probe.close()
+
+
+def _until(check, timeout=30.0):
+    import time
+
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "never happened"
+        time.sleep(0.01)
+
+
+def test_writers_of_two_sessions_go_side_by_side_and_an_archive_wide_one_waits_for_all(url):
+    """A lock per session (issue 27): a tap at one table never waits for another table's; a second writer
+    of the same session waits; an archive-wide write (an import, the ratings' tables) waits for both and
+    holds every session's writer back while it runs."""
+    init_db(url)
+    one, two, same, whole, later = (connect(url) for _ in range(5))
+    one.begin_write(1)
+    two.begin_write(2)                   # another session: granted at once (this call returns)
+    threads = [threading.Thread(target=same.begin_write, args=(1,)), threading.Thread(target=whole.begin_write)]
+    threads[0].start()
+    _until(lambda: _waiting(same))       # the same session: waits for the first
+    threads[1].start()
+    _until(lambda: _waiting(whole))      # archive-wide: waits for every writer
+    one.execute("COMMIT")
+    threads[0].join(30)
+    assert not threads[0].is_alive() and _waiting(whole)
+    two.execute("COMMIT")
+    same.execute("COMMIT")
+    threads[1].join(30)
+    assert not threads[1].is_alive()
+    waiting = threading.Thread(target=later.begin_write, args=(3,))
+    waiting.start()
+    _until(lambda: _waiting(later))      # any session's writer waits for the archive-wide one
+    whole.execute("COMMIT")
+    waiting.join(30)
+    later.execute("COMMIT")
+    for db in (one, two, same, whole, later):
+        db.close()
+
+
 def test_a_writer_held_up_too_long_is_told_busy(url, monkeypatch):
     from companion import create_app
 
@@ -146,7 +195,29 @@ def test_two_servers_starting_at_once_migrate_once(url):
     assert errors == [] and len(set(keys)) == 1
     db = connect(url)
     assert [r[0] for r in db.execute("SELECT name FROM migrations").fetchall()] == \
-        [name for name, _ in postgres_schema.MIGRATIONS]
+        [m.name for m in migrations.MIGRATIONS]
+
+
+def test_a_postgresql_database_of_0_4_upgrades_with_the_one_list(url):
+    """0.4 recorded its own names (``p001_schema``, ``p002_notify_versions``) after its own runner: the one
+    list of migrations takes them as applied, applies what came after, and every row stays."""
+    from companion.storage.postgres import ddl
+
+    old = connect(url)
+    old.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for name, statements in (("p001_schema", migrations.P001), ("p002_notify_versions", migrations.P002)):
+        for sql in statements:
+            old.raw.execute(ddl(sql))
+        old.execute("INSERT INTO migrations(name, applied_at) VALUES (?, '2026-11-01T00:00:00+00:00')", [name])
+    old.execute("INSERT INTO sessions(name, created, updated, edit_token, view_token) VALUES ('Old', '', '', 'e', 'v')")
+    old.close()
+    key = init_db(url)
+    db = connect(url)
+    assert migrations.migrations.pending(db) == [] and key == init_db(url)
+    assert db.execute("SELECT name FROM sessions").fetchall() == [("Old",)]
+    assert db.execute("SELECT count(*) FROM information_schema.triggers WHERE trigger_name = 'companion_versions'"
+                      " AND event_object_schema = current_schema()").fetchone()[0] == 1
+    db.close()
 
 
 def test_an_unreachable_server_is_one_line_for_the_command_line(tmp_path):
@@ -265,7 +336,8 @@ def _listening_night(url, link="view"):
     import re
     import time
 
-    from companion import create_app, postgres_live
+    from companion import create_app
+    from companion.storage import live as postgres_live
     from helpers import new_session
 
     app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
@@ -323,7 +395,7 @@ def test_a_lost_listener_forgets_the_cache_and_polls_read_the_database(url):
 
 
 def test_a_replaced_scoring_link_is_forgotten_by_the_cache(url):
-    from companion import store
+    from companion.storage import store
 
     client, links, version, cache = _listening_night(url, "edit")
     _poll(client, links["edit"], version)

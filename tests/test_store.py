@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from companion import events, service, session as S, store
-from companion.db import connect, init_db
+from companion import events, service, session as S
+from companion.storage import store
+from companion.storage.db import connect, init_db
 from companion.errors import RuleError, Stale
 from companion.kinds.mus import KIND as MUS, actions as A
 
@@ -193,8 +194,9 @@ def test_four_phones_writing_at_once_lose_nothing(new_database):
 WRITER = r"""
 import sys
 sys.path.insert(0, sys.argv[3])
-from companion import service, store
-from companion.db import connect
+from companion import service
+from companion.storage import store
+from companion.storage.db import connect
 from companion.kinds.mus import actions as A
 db = connect(sys.argv[1])
 sid = int(sys.argv[2])
@@ -254,3 +256,62 @@ def test_an_archive_imports_whole_or_not_at_all(db):
     assert _count(db, "sessions") == 2
     roles = db.execute("SELECT role FROM browsers WHERE browser = 'b1'").fetchall()
     assert [r[0] for r in roles] == ["edit", "edit"]
+
+
+def test_the_apps_cache_is_bounded_and_safe_between_threads():
+    """An LRU used from a worker's 8 threads (issue 27): a lookup that moves its entry while another
+    thread evicts it never raises, and the size stays within its bound."""
+    import threading
+
+    from companion.registry import LRU
+
+    cache, errors = LRU(8), []
+
+    def hammer(n):
+        try:
+            for i in range(3000):
+                key = (n * 7 + i) % 20
+                if cache.get(key) is None:
+                    cache.put(key, i)
+                assert len(cache) <= 8
+        except Exception as err:     # noqa: BLE001 - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=hammer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(cache) == 8
+
+
+def test_two_apps_keep_their_caches_apart(tmp_path):
+    from companion import create_app, registry
+
+    a = create_app({"TESTING": True, "DATABASE": str(tmp_path / "a.db")})
+    b = create_app({"TESTING": True, "DATABASE": str(tmp_path / "b.db")})
+    assert registry.of(a) is registry.of(a) and registry.of(a) is not registry.of(b)
+    assert registry.of(a).sessions is not registry.of(b).sessions
+
+
+def test_a_sqlite_database_of_0_4_upgrades_with_the_one_list(tmp_path):
+    """0.4 applied SQLite's migrations with sqlite-utils' runner (``_sqlite_migrations``, set
+    ``companion``): the one list takes them as applied, applies only what came after, and every row stays."""
+    from sqlite_utils.migrations import Migrations
+
+    from companion.storage import migrations as M
+
+    path = str(tmp_path / "old.db")
+    old = connect(path)
+    runner = Migrations(M.SET)            # what 0.4 ran, step for step
+    for m in M.MIGRATIONS[:7]:
+        runner(name=m.name)(lambda _utils, step=m.sqlite: step(old))    # (the same sqlite3 connection)
+    runner.apply(old.utils())
+    old.execute("INSERT INTO sessions(name, created, updated, edit_token, view_token) VALUES ('Old', '', '', 'e', 'v')")
+    old.conn.close()
+    init_db(path)
+    db = connect(path)
+    assert M.migrations.pending(db) == []
+    assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [m.name for m in M.MIGRATIONS]
+    assert db.execute("SELECT name FROM sessions").fetchall() == [("Old",)]
+    db.conn.close()

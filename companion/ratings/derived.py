@@ -20,96 +20,15 @@ from __future__ import annotations
 import json
 import time
 
-from sqlite_utils import Database
+from ..storage.connection import Connection as Database
 
-from .. import service, store
+from .. import service
+from ..storage import store
+# the tables' schema in both engines' words lives with the rest of the SQL (no dialect branch here)
+from ..storage import ratings_tables as T
+from ..storage.ratings_tables import SCHEMA, TRIGGERS, build as _build, put_meta as _put_meta, ready as _ready  # noqa: F401
 from ..session import player_key
 from . import contests as C, rating as R, tally
-
-SCHEMA = "2"
-TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
-
-_TABLES = [
-    "CREATE TABLE rt_dirty (session_id INTEGER PRIMARY KEY)",
-    # what each session gave last time it was read: taken back when it changes
-    "CREATE TABLE rt_sessions (session_id INTEGER PRIMARY KEY, data TEXT NOT NULL)",
-    "CREATE TABLE rt_contests (ord TEXT PRIMARY KEY, session_id INTEGER NOT NULL, kind TEXT NOT NULL,"
-    " club INTEGER NOT NULL, data TEXT NOT NULL)",
-    "CREATE INDEX rt_contests_by_kind ON rt_contests(kind, ord)",
-    # every rating after every contest (the chart; the point a replay starts from)
-    "CREATE TABLE rt_history (kind TEXT NOT NULL, key TEXT NOT NULL, ord TEXT NOT NULL, mu REAL NOT NULL,"
-    " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, ord)) WITHOUT ROWID",
-    "CREATE INDEX rt_history_by_ord ON rt_history(ord)",
-    # the rating after each player's last contest of each month (the chart reads months, not contests)
-    "CREATE TABLE rt_monthly (kind TEXT NOT NULL, key TEXT NOT NULL, month TEXT NOT NULL, mu REAL NOT NULL,"
-    " sigma REAL NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, key, month)) WITHOUT ROWID",
-    "CREATE TABLE rt_current (kind TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL, mu REAL NOT NULL,"
-    " sigma REAL NOT NULL, ordinal REAL NOT NULL, n INTEGER NOT NULL, last_ord TEXT NOT NULL,"
-    " PRIMARY KEY (kind, key))",
-    "CREATE INDEX rt_current_board ON rt_current(kind, ordinal DESC)",
-    "CREATE INDEX rt_current_by_ord ON rt_current(last_ord)",
-    "CREATE TABLE rt_stats (subject TEXT NOT NULL, what TEXT NOT NULL, other TEXT NOT NULL, played INTEGER"
-    " NOT NULL, won INTEGER NOT NULL, lost INTEGER NOT NULL, drawn INTEGER NOT NULL,"
-    " PRIMARY KEY (subject, what, other)) WITHOUT ROWID",
-    "CREATE TABLE rt_mus (subject TEXT PRIMARY KEY, data TEXT NOT NULL)",
-    "CREATE TABLE rt_names (key TEXT PRIMARY KEY, name TEXT NOT NULL)",
-]
-_TRIGGERS = [
-    "CREATE TRIGGER rt_on_insert AFTER INSERT ON sessions BEGIN"
-    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (new.id); END",
-    "CREATE TRIGGER rt_on_update AFTER UPDATE OF version, started ON sessions BEGIN"
-    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (new.id); END",
-    "CREATE TRIGGER rt_on_delete AFTER DELETE ON sessions BEGIN"
-    " INSERT OR IGNORE INTO rt_dirty(session_id) VALUES (old.id); END",
-]
-# the same three triggers in PostgreSQL's words (a trigger runs a function there)
-_PG_TRIGGERS = [
-    "CREATE OR REPLACE FUNCTION rt_mark() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-    " IF TG_OP = 'DELETE' THEN INSERT INTO rt_dirty(session_id) VALUES (OLD.id) ON CONFLICT DO NOTHING;"
-    " ELSE INSERT INTO rt_dirty(session_id) VALUES (NEW.id) ON CONFLICT DO NOTHING; END IF;"
-    " RETURN NULL; END $$",
-    "CREATE TRIGGER rt_on_insert AFTER INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION rt_mark()",
-    "CREATE TRIGGER rt_on_update AFTER UPDATE OF version, started ON sessions FOR EACH ROW"
-    " EXECUTE FUNCTION rt_mark()",
-    "CREATE TRIGGER rt_on_delete AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION rt_mark()",
-]
-_NAMES = [s.split()[2] for s in _TABLES if s.startswith("CREATE TABLE")]
-
-
-def _postgres(db: Database) -> bool:
-    return getattr(db, "dialect", "sqlite") == "postgresql"
-
-
-def _ready(db: Database) -> bool:
-    if _postgres(db):
-        triggers = ("SELECT COUNT(*) FROM information_schema.triggers WHERE event_object_schema = current_schema()"
-                    " AND event_manipulation IN ('INSERT', 'UPDATE', 'DELETE') AND trigger_name IN (?, ?, ?)")
-    else:
-        triggers = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)"
-    row = db.execute(f"SELECT (SELECT value FROM meta WHERE key = 'ratings_schema'), ({triggers})",
-                     list(TRIGGERS)).fetchone()
-    return row[0] == SCHEMA and row[1] == len(TRIGGERS)
-
-
-def _build(db: Database) -> None:
-    """(Re)create the tables and triggers; every session is dirty then."""
-    for name in TRIGGERS:
-        db.execute(f"DROP TRIGGER IF EXISTS {name}" + (" ON sessions" if _postgres(db) else ""))
-    for name in _NAMES:
-        db.execute(f"DROP TABLE IF EXISTS {name}")
-    if _postgres(db):
-        from ..postgres import ddl
-
-        for sql in _TABLES:
-            db.execute(ddl(sql))
-        for sql in _PG_TRIGGERS:
-            db.raw.execute(sql)
-    else:
-        for sql in _TABLES + _TRIGGERS:
-            db.execute(sql)
-    db.execute("INSERT INTO rt_dirty(session_id) SELECT id FROM sessions")
-    db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
-    _put_meta(db, "ratings_schema", SCHEMA)
 
 
 SESSIONS_PER_LOCK = 20     # sessions whose share is replaced under one write lock
@@ -125,8 +44,7 @@ def refresh(db: Database, budget: float | None = None) -> int:
     time, then the ratings replayed a few hundred contests at a time, each step under its own short write
     lock. Where the replay stands is kept in ``meta`` (``ratings_pending``: the first contest not yet
     rated), so a step interrupted anywhere is taken up again by the next reader."""
-    if _ready(db) and db.execute("SELECT 1 FROM rt_dirty LIMIT 1").fetchone() is None \
-            and _pending(db) is None:
+    if _ready(db) and not T.any_dirty(db) and _pending(db) is None:
         return 0
     if not _ready(db):
         with store.immediate(db):
@@ -139,8 +57,7 @@ def refresh(db: Database, budget: float | None = None) -> int:
         return until is None or steps == 0 or time.monotonic() < until
 
     while more():
-        ids = [r[0] for r in db.execute("SELECT session_id FROM rt_dirty ORDER BY session_id LIMIT ?",
-                                        [SESSIONS_PER_LOCK]).fetchall()]
+        ids = T.dirty_ids(db, SESSIONS_PER_LOCK)
         if not ids:
             break
         with store.snapshot(db):
@@ -150,10 +67,7 @@ def refresh(db: Database, budget: float | None = None) -> int:
                 changed = _replace(db, sid, new)
                 if changed is not None:
                     _lower_pending(db, changed)
-                # still dirty if it was written to since it was read (the trigger keeps its row)
-                db.execute("DELETE FROM rt_dirty WHERE session_id = ?"
-                           " AND COALESCE((SELECT version FROM sessions WHERE id = ?), -1) = ?",
-                           [sid, sid, -1 if version is None else version])
+                T.clean(db, sid, version)   # still dirty if it was written to since it was read
         done += len(ids)
         steps += 1
     while _pending(db) is not None and more():
@@ -169,19 +83,13 @@ def behind(db: Database) -> int | None:
     """None when the tables are up to date; else how many sessions are still to be read (0: only the
     replay of the ratings is left)."""
     if not _ready(db):
-        return db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
-    dirty = db.execute("SELECT COUNT(*) FROM rt_dirty").fetchone()[0]
+        return T.count_sessions(db)
+    dirty = T.count_dirty(db)
     return dirty if dirty or _pending(db) is not None else None
 
 
-def _put_meta(db: Database, key: str, value: str) -> None:
-    db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-               [key, value])
-
-
 def _pending(db: Database) -> str | None:
-    row = db.execute("SELECT value FROM meta WHERE key = 'ratings_pending'").fetchone()
-    return row[0] if row else None
+    return T.pending(db)
 
 
 def _lower_pending(db: Database, ord_: str) -> None:
@@ -192,7 +100,7 @@ def _lower_pending(db: Database, ord_: str) -> None:
 
 def _read(db: Database, sid: int) -> tuple[int | None, dict | None]:
     """(the session's version, its share now) or (None, None) when it is gone."""
-    row = db.execute("SELECT COALESCE(started, created), version FROM sessions WHERE id = ?", [sid]).fetchone()
+    row = T.session_when(db, sid)
     if row is None:
         return None, None
     sess = service.load(db, sid)
@@ -224,23 +132,16 @@ def session_share(session_id: int, started: str, head: dict, recs) -> dict:
 
 def _replace(db: Database, sid: int, new: dict | None) -> str | None:
     """Replace one session's share; returns the earliest ``ord`` whose contests changed (or None)."""
-    old_row = db.execute("SELECT data FROM rt_sessions WHERE session_id = ?", [sid]).fetchone()
-    old = json.loads(old_row[0]) if old_row else None
+    old = T.share_of(db, sid)
     if old == new:
         return None
     if old:
         _add_sums(db, old, -1)
-        db.execute("DELETE FROM rt_contests WHERE session_id = ?", [sid])
+    T.drop_share(db, sid)
     if new:
         _add_sums(db, new, 1)
-        db.conn.executemany("INSERT INTO rt_contests(ord, session_id, kind, club, data) VALUES (?, ?, ?, ?, ?)",
-                            [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]])
-        db.conn.executemany("INSERT INTO rt_names(key, name) VALUES (?, ?)"
-                            " ON CONFLICT (key) DO UPDATE SET name = excluded.name", list(new["names"].items()))
-        db.execute("INSERT INTO rt_sessions(session_id, data) VALUES (?, ?)"
-                   " ON CONFLICT (session_id) DO UPDATE SET data = excluded.data", [sid, store.dump(new)])
-    else:
-        db.execute("DELETE FROM rt_sessions WHERE session_id = ?", [sid])
+        T.put_share(db, sid, [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]],
+                    list(new["names"].items()), store.dump(new))
     old_ords = [c["ord"] for c in (old or {}).get("contests", [])]
     new_ords = [c["ord"] for c in (new or {}).get("contests", [])]
     if old and new and old["contests"] == new["contests"]:
@@ -250,58 +151,39 @@ def _replace(db: Database, sid: int, new: dict | None) -> str | None:
 
 def _add_sums(db: Database, share: dict, sign: int) -> None:
     for subject, what, other, p, w, l, d in share["stats"]:
-        db.execute("INSERT INTO rt_stats(subject, what, other, played, won, lost, drawn) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                   " ON CONFLICT(subject, what, other) DO UPDATE SET played = rt_stats.played + excluded.played,"
-                   " won = rt_stats.won + excluded.won, lost = rt_stats.lost + excluded.lost,"
-                   " drawn = rt_stats.drawn + excluded.drawn",
-                   [subject, what, other, sign * p, sign * w, sign * l, sign * d])
+        T.add_stats(db, [subject, what, other, sign * p, sign * w, sign * l, sign * d])
     if sign < 0:
-        db.execute("DELETE FROM rt_stats WHERE played = 0 AND subject IN (SELECT value FROM json_each(?))",
-                   [json.dumps(sorted({s[0] for s in share["stats"]}))])
+        T.drop_empty_stats(db, sorted({s[0] for s in share["stats"]}))
     for subject, figures in share["mus"].items():
-        row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
-        acc = json.loads(row[0]) if row else {}
+        acc = T.mus_numbers(db, subject) or {}
         for k, v in figures.items():
             acc[k] = acc.get(k, 0) + sign * v
-        if any(acc.values()):
-            db.execute("INSERT INTO rt_mus(subject, data) VALUES (?, ?)"
-                       " ON CONFLICT (subject) DO UPDATE SET data = excluded.data", [subject, store.dump(acc)])
-        else:
-            db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
+        T.put_mus(db, subject, store.dump(acc) if any(acc.values()) else None)
 
 
 def _rerate(db: Database, cutoff: str, limit: int) -> None:
     """Replay up to ``limit`` contests from ``cutoff`` on, from the ratings stored just before it, and
     move ``ratings_pending`` past them. Whatever was rated from ``cutoff`` on before is taken back first
     (a no-op when a previous step already did it)."""
-    db.execute("DELETE FROM rt_history WHERE ord >= ?", [cutoff])
-    month = cutoff[:7]
-    db.execute("DELETE FROM rt_monthly WHERE month >= ?", [month])
-    db.execute("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) SELECT h.kind, h.key, CAST(? AS TEXT),"
-               " h.mu, h.sigma, h.n FROM rt_history h JOIN (SELECT kind, key, MAX(ord) AS ord FROM rt_history"
-               "  WHERE ord >= ? AND ord < ? GROUP BY kind, key) m ON h.kind = m.kind AND h.key = m.key"
-               " AND h.ord = m.ord", [month, month, cutoff])
-    for kind, key in db.execute("SELECT kind, key FROM rt_current WHERE last_ord >= ?", [cutoff]).fetchall():
-        last = db.execute("SELECT mu, sigma, n, ord FROM rt_history WHERE kind = ? AND key = ?"
-                          " ORDER BY ord DESC LIMIT 1", [kind, key]).fetchone()
+    T.forget_from(db, cutoff)
+    for kind, key in T.rated_since(db, cutoff):
+        last = T.last_history(db, kind, key)
         if last is None:
-            db.execute("DELETE FROM rt_current WHERE kind = ? AND key = ?", [kind, key])
+            T.drop_current(db, kind, key)
         else:
             mu, sigma, n, ord_ = last
-            db.execute("UPDATE rt_current SET mu = ?, sigma = ?, ordinal = ?, n = ?, last_ord = ?"
-                       " WHERE kind = ? AND key = ?", [mu, sigma, R.Rated(mu, sigma).ordinal, n, ord_, kind, key])
+            T.set_current(db, kind, key, mu, sigma, R.Rated(mu, sigma).ordinal, n, ord_)
     cache: dict[tuple[str, str], R.Rated] = {}
     names: dict[tuple[str, str], str] = {}
 
     def get(kind, key):
         if (kind, key) not in cache:
-            row = db.execute("SELECT mu, sigma, n FROM rt_current WHERE kind = ? AND key = ?", [kind, key]).fetchone()
+            row = T.current_rating(db, kind, key)
             cache[(kind, key)] = R.Rated(*row) if row else R.fresh()
         return cache[(kind, key)]
 
     history, last_ord = [], {}
-    batch = db.execute("SELECT ord, data FROM rt_contests WHERE ord >= ? ORDER BY ord LIMIT ?",
-                       [cutoff, limit + 1]).fetchall()
+    batch = T.contests_from(db, cutoff, limit + 1)
     following = batch[limit][0] if len(batch) > limit else None
     for ord_, data in batch[:limit]:
         contest = json.loads(data)
@@ -314,20 +196,12 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
         if contest["kind"] == "mus":
             for team in contest["teams"]:
                 names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
-    db.conn.executemany("INSERT INTO rt_history(kind, key, ord, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)", history)
     monthly = {(kind, key, ord_[:7]): (mu, sigma, n) for kind, key, ord_, mu, sigma, n in history}   # last wins
-    db.conn.executemany("INSERT INTO rt_monthly(kind, key, month, mu, sigma, n) VALUES (?, ?, ?, ?, ?, ?)"
-                        " ON CONFLICT (kind, key, month) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                        " n = excluded.n",
-                        [[*k, *v] for k, v in monthly.items()])
-    db.conn.executemany(
-        "INSERT INTO rt_current(kind, key, name, mu, sigma, ordinal, n, last_ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT(kind, key) DO UPDATE SET name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
-        " ordinal = excluded.ordinal, n = excluded.n, last_ord = excluded.last_ord",
-        [[kind, key, names.get((kind, key), key), r.mu, r.sigma, r.ordinal, r.n, last_ord[(kind, key)]]
-         for (kind, key), r in cache.items() if (kind, key) in last_ord])
+    T.put_rated(db, history, [[*k, *v] for k, v in monthly.items()],
+                [[kind, key, names.get((kind, key), key), r.mu, r.sigma, r.ordinal, r.n, last_ord[(kind, key)]]
+                 for (kind, key), r in cache.items() if (kind, key) in last_ord])
     if following is None:
-        db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
+        T.clear_pending(db)
     else:
         _put_meta(db, "ratings_pending", following)
 
@@ -337,8 +211,7 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
 
 def board(db: Database, kind: str, limit: int, min_n: int = 0) -> list[dict]:
     """The stored all-time ratings of a kind, best first (the index ``rt_current_board``)."""
-    rows = db.execute("SELECT key, name, mu, sigma, ordinal, n FROM rt_current WHERE kind = ? AND n >= ?"
-                      " ORDER BY ordinal DESC, key LIMIT ?", [kind, min_n, limit]).fetchall()
+    rows = T.board_rows(db, kind, limit, min_n)
     return [{"key": k, "name": name, "mu": mu, "sigma": sigma, "ordinal": o, "n": n}
             for k, name, mu, sigma, o, n in rows]
 
@@ -347,20 +220,7 @@ def board_between(db: Database, kind: str, start: str | None, end: str | None, c
                   name_like: str | None = None) -> dict[str, list[dict]]:
     """Ratings from the contests of a date range (and/or a club's nights) alone, replayed now:
     {kind: rows, "mus-pair": rows}, best first."""
-    sql = "SELECT data FROM rt_contests c WHERE kind = ?"
-    params: list = [kind]
-    if start:
-        sql += " AND ord >= ?"
-        params.append(start)
-    if end:
-        sql += " AND ord < ?"
-        params.append(end)
-    if club:
-        sql += " AND club = 1"
-    if name_like:
-        sql += " AND session_id IN (SELECT id FROM sessions WHERE name LIKE ? ESCAPE '\\')"
-        params.append(name_like)
-    contests = [json.loads(r[0]) for r in db.execute(sql + " ORDER BY ord", params).fetchall()]
+    contests = T.contests_between(db, kind, start, end, club, name_like)
     now, _rows = R.replay(contests)
     names: dict[tuple[str, str], str] = {}
     for c in contests:
@@ -380,44 +240,36 @@ def board_between(db: Database, kind: str, start: str | None, end: str | None, c
 
 def current(db: Database, key: str) -> dict[str, dict]:
     """A player's ratings now, by kind."""
-    return {kind: {"mu": mu, "sigma": sigma, "ordinal": o, "n": n} for kind, mu, sigma, o, n in db.execute(
-        "SELECT kind, mu, sigma, ordinal, n FROM rt_current WHERE key = ? AND kind != ?", [key, R.PAIRS])}
+    return {kind: {"mu": mu, "sigma": sigma, "ordinal": o, "n": n}
+            for kind, mu, sigma, o, n in T.current_rows(db, key, R.PAIRS)}
 
 
 def rank_of(db: Database, kind: str, ordinal: float) -> int:
-    return 1 + db.execute("SELECT COUNT(*) FROM rt_current WHERE kind = ? AND ordinal > ?", [kind, ordinal]).fetchone()[0]
+    return 1 + T.count_above(db, kind, ordinal)
 
 
 def timeline(db: Database, kind: str, key: str) -> list[tuple[str, float, int]]:
     """The rating after the last contest of each month: [(yyyy-mm, ordinal, n)]."""
-    rows = db.execute("SELECT month, mu, sigma, n FROM rt_monthly WHERE kind = ? AND key = ? ORDER BY month",
-                      [kind, key]).fetchall()
+    rows = T.monthly_rows(db, kind, key)
     return [(m, R.Rated(mu, sigma).ordinal, n) for m, mu, sigma, n in rows]
 
 
 def stats(db: Database, subject: str, what: str) -> list[dict]:
-    return [{"other": o, "played": p, "won": w, "lost": l, "drawn": d} for o, p, w, l, d in db.execute(
-        "SELECT other, played, won, lost, drawn FROM rt_stats WHERE subject = ? AND what = ?", [subject, what])]
+    return [{"other": o, "played": p, "won": w, "lost": l, "drawn": d}
+            for o, p, w, l, d in T.stats_rows(db, subject, what)]
 
 
 def head_to_head(db: Database, a: str, b: str) -> dict[str, dict]:
     """{what: {played, won, lost, drawn}} of player a against player b (Mus: opponents; partners too)."""
     out = {}
-    for what, p, w, l, d in db.execute("SELECT what, played, won, lost, drawn FROM rt_stats"
-                                        " WHERE subject = ? AND other = ? AND (what LIKE 'h2h:%' OR what = 'partner')",
-                                        [a, b]):
+    for what, p, w, l, d in T.head_to_head_rows(db, a, b):
         out[what] = {"played": p, "won": w, "lost": l, "drawn": d}
     return out
 
 
 def mus_numbers(db: Database, subject: str) -> dict | None:
-    row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
-    return json.loads(row[0]) if row else None
+    return T.mus_numbers(db, subject)
 
 
 def names(db: Database, keys) -> dict[str, str]:
-    keys = list(keys)
-    if not keys:
-        return {}
-    return dict(db.execute("SELECT key, name FROM rt_names WHERE key IN (SELECT value FROM json_each(?))",
-                           [json.dumps(keys)]).fetchall())
+    return T.names(db, list(keys))

@@ -3,13 +3,13 @@ label), checked before anything else of the request, scoped to that table's game
 from __future__ import annotations
 
 import base64
-import json
 import re
 import secrets
 
-from sqlite_utils import Database
+from ..storage.connection import Connection as Database
 
-from .. import kinds, numbers, store
+from .. import kinds, numbers
+from ..storage import club_tables, store
 from ..text import safe_segment
 
 
@@ -19,18 +19,15 @@ def new_token() -> str:
 
 def find_table(db: Database, token: str):
     """(session row with ``table``, "table") for a table's token, or (None, None)."""
-    row = db.execute(
-        "SELECT s.id, s.version, s.edit_token, s.view_token, s.edit_gen, s.header, s.summary, t.label, t.token"
-        " FROM club_tables t JOIN sessions s ON s.id = t.session_id WHERE t.token = ?", [token]).fetchone()
-    if row is None or not secrets.compare_digest(row[8].encode(), token.encode()):
+    found = club_tables.by_token(db, token)
+    if found is None or not secrets.compare_digest(found[1].encode(), token.encode()):
         return None, None
-    return {"id": row[0], "version": row[1], "edit_token": row[2], "view_token": row[3], "edit_gen": row[4],
-            "header": json.loads(row[5]), "summary": json.loads(row[6]), "table": row[7]}, "table"
+    return found[0], "table"
 
 
 def tables(db: Database, session_id: int) -> dict[str, str]:
     """{label: token} of the session's tables, in label order (numbers first, by value)."""
-    rows = db.execute("SELECT label, token FROM club_tables WHERE session_id = ?", [session_id]).fetchall()
+    rows = club_tables.tables(db, session_id)
     return dict(sorted(rows, key=lambda r: label_order(r[0])))
 
 
@@ -60,14 +57,23 @@ def label_order(label: str):
 
 def ensure(db: Database, session_id: int, labels: list[str]) -> dict[str, str]:
     """Every label has a token (new ones are written); {label: token} of all the session's tables."""
-    with store.immediate(db):
-        store.add_table_links(db, session_id, labels)
+    with store.immediate(db, session_id):
+        add(db, session_id, labels)
     return tables(db, session_id)
+
+
+def add(db: Database, session_id: int, labels: list[str]) -> None:
+    """A token for every label that has none, inside the caller's transaction (a round's tables are
+    written with the round: ``service.write_many``)."""
+    club_tables.add(db, session_id, labels)
 
 
 def replace(db: Database, session_id: int, label: str) -> str | None:
     """A new token for the table: browsers holding the old one are locked out (it opens nothing)."""
-    return store.replace_table_link(db, session_id, label)
+    token = new_token()
+    with store.immediate(db, session_id):
+        replaced = club_tables.replace(db, session_id, label, token)
+    return token if replaced else None
 
 
 _GAME_PAGE = re.compile(rf"/({'|'.join(map(re.escape, kinds.KINDS))})/\d+")     # a game page of any kind
@@ -78,8 +84,7 @@ def poll_unchanged(conn, token: str, since: int, rest: str) -> bool | None:
     table's; True when nothing its page shows changed since version ``since``. A game page through a
     table link shows that table's games and the session's header: taps at the other tables (most of a
     club night's writes) leave it unchanged, so its phones are not sent a page for every tap in the room."""
-    row = conn.execute("SELECT t.session_id, t.label, s.version FROM club_tables t JOIN sessions s"
-                       " ON s.id = t.session_id WHERE t.token = ?", (token,)).fetchone()
+    row = club_tables.poll_row(conn, token)
     if row is None:
         return None
     session_id, label, version = row
@@ -87,8 +92,4 @@ def poll_unchanged(conn, token: str, since: int, rest: str) -> bool | None:
         return True
     if since > version or not _GAME_PAGE.fullmatch(rest):
         return False
-    hit = conn.execute(
-        "SELECT 1 FROM events WHERE session_id = ? AND seq > ? AND (game IS NULL OR game IN"
-        " (SELECT gi FROM games WHERE session_id = ? AND json_extract(head, '$.table') = ?)) LIMIT 1",
-        (session_id, since, session_id, label)).fetchone()
-    return hit is None
+    return not club_tables.table_touched_since(conn, session_id, label, since)

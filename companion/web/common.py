@@ -7,8 +7,9 @@ from functools import cached_property
 from flask import Response, abort, current_app, g, redirect, render_template, request
 from jinja2 import Template
 
-from .. import formkeys, numbers, security, service, store
-from ..db import get_db
+from .. import formkeys, numbers, registry, security, service
+from ..storage import reads, store
+from ..storage.db import get_db
 from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
 from ..kinds.base import GameRec
 from ..messages import N_, define
@@ -70,7 +71,7 @@ class SessionView:
 
     @cached_property
     def _full(self):
-        return service.cached(get_db(), self.id, self.version)
+        return service.cached(get_db(), self.id, self.version, registry.of(current_app).sessions)
 
     @property
     def session(self):
@@ -156,8 +157,7 @@ def render(template: str, view: SessionView | None = None, *, region: str = "liv
 def needs_beacon(view: SessionView) -> bool:
     """Whether the page should ask to be listed on this phone's home page (it is not yet, in this role).
     The page asks with a POST when it loads: a GET never writes."""
-    row = get_db().execute("SELECT role, gen FROM browsers WHERE browser = ? AND session_id = ?",
-                           [security.browser_id(), view.id]).fetchone()
+    row = reads.browser_role(get_db(), security.browser_id(), view.id)
     if row is None:
         return True
     return view.can_edit and (row[0] != "edit" or row[1] != view.edit_gen)

@@ -18,7 +18,8 @@ import zipfile
 from flask import Blueprint, Response, current_app, request, url_for
 
 from .. import archive as archive_import, kinds, numbers, security, service
-from ..db import get_db
+from ..storage import reads
+from ..storage.db import get_db
 from ..messages import N_, define, msg
 from ..session import player_key, to_doc
 from . import night_history, players
@@ -26,7 +27,7 @@ from .common import render, request_key, see_other
 from .forms import read_dates
 from .i18n import t
 from .players import PER_PAGE, money_text
-from .sessions import is_admin, scope_sql
+from .sessions import browser_scope, is_admin
 
 bp = Blueprint("history", __name__)
 # the history's other pages, one module each (their endpoints stay history.*)
@@ -37,7 +38,6 @@ bp.add_url_rule("/players/<path:key>", endpoint="player", view_func=players.play
 # The archive of a few thousand nights is larger than the app's 8 MB request limit (5,000 sessions of the
 # benchmark: 6 MB): the import alone may upload this much, or the export would not import back.
 MAX_UPLOAD_BYTES = 96 * 1024 * 1024
-KEY_END = "\U0010ffff"  # key >= q AND key < q + KEY_END: a prefix match that uses the index
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -57,40 +57,14 @@ def _filters(args) -> tuple[dict, dict]:
     return out, errors
 
 
-def _where(filters: dict) -> tuple[str, list]:
-    sql, params = "", []
-    if filters.get("key"):
-        sql += (" AND s.id IN (SELECT sp.session_id FROM session_players sp"
-                " WHERE sp.key >= ? AND sp.key < ?)")
-        params += [filters["key"], filters["key"] + KEY_END]
-    if filters.get("kind"):
-        sql += " AND s.id IN (SELECT sk.session_id FROM session_kinds sk WHERE sk.kind = ?)"
-        params.append(filters["kind"])
-    if filters.get("from"):
-        sql += " AND s.started >= ?"
-        params.append(filters["from"])
-    if filters.get("to"):
-        sql += " AND s.started < ?"       # every time of that day (no date arithmetic: 9999-12-31 is a day)
-        params.append(filters["to"] + KEY_END)
-    return sql, params
-
-
 def list_sql(filters: dict, page: int) -> tuple[str, list, str, list]:
     """(page query, params, count query, params): what ``index`` runs; exposed for EXPLAIN tests."""
-    scope, params, link = scope_sql()
-    where, wparams = _where(filters)
-    # the page is chosen on narrow rows (id, date, link), then only its 20 sessions' summaries are read
-    rows = (f"SELECT s.id, s.name, s.started, s.summary, p.token, p.role FROM"
-            f" (SELECT s.id AS id, s.started AS started, {link} {scope}{where}"
-            "  ORDER BY s.started DESC, s.id DESC LIMIT ? OFFSET ?) p"
-            " JOIN sessions s ON s.id = p.id ORDER BY p.started DESC, p.id DESC")
-    count = f"SELECT COUNT(*) {scope}{where}"
-    return rows, params + wparams + [PER_PAGE + 1, (page - 1) * PER_PAGE], count, params + wparams
+    return reads.history_sql(browser_scope(), filters, page, PER_PAGE)
 
 
 def explain(sql: str, params: list) -> list[str]:
     """SQLite's query plan, one line per step (for tests and the benchmark)."""
-    return [row[3] for row in get_db().execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
+    return reads.explain(get_db(), sql, params)
 
 
 def _row(r) -> dict:
@@ -117,10 +91,8 @@ def _index(status: int = 200, **ctx):
         status = 422  # like every refused input: the message beside the field, the list without that filter
     errors.update(ctx.pop("errors", {}))
     page = _page_number()
-    sql, params, count_sql, count_params = list_sql(filters, page)
-    db = get_db()
-    rows = [_row(r) for r in db.execute(sql, params).fetchall()]
-    total = db.execute(count_sql, count_params).fetchone()[0]
+    found, total = reads.history_page(get_db(), browser_scope(), filters, page, PER_PAGE)
+    rows = [_row(r) for r in found]
     pages = max(1, -(-total // PER_PAGE))
     args = {k: v for k, v in (("q", filters["q"]), ("kind", filters["kind"]), ("from", filters["from"]),
                                ("to", filters["to"])) if v}
@@ -150,9 +122,8 @@ def _slug(text: str) -> str:
 
 @bp.get("/history/archive.zip")
 def archive():
-    scope, params, _link = scope_sql()
     db = get_db()
-    rows = db.execute(f"SELECT s.id, s.started, s.name {scope} ORDER BY s.started, s.id", params).fetchall()
+    rows = reads.archive_sessions(db, browser_scope())
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for sid, started, name in rows:

@@ -43,15 +43,12 @@ def _digest(text: str) -> str:
 
 
 def _link_exists(token: str) -> bool:
-    from ..db import get_db
+    from ..storage import reads
+    from ..storage.db import get_db
 
     if not token or len(token) > MAX_TOKEN:
         return False
-    db = get_db()
-    row = db.execute("SELECT 1 FROM sessions WHERE edit_token = ? OR view_token = ?", [token, token]).fetchone()
-    if row is None:     # a club table's scoring link
-        row = db.execute("SELECT 1 FROM club_tables WHERE token = ?", [token]).fetchone()
-    return row is not None
+    return reads.link_exists(get_db(), token)
 
 
 def under_valid_link() -> bool:

@@ -7,13 +7,14 @@ import json
 
 from flask import abort, redirect, url_for
 
-from .. import charts, security
-from ..db import get_db
+from .. import charts
+from ..storage import reads
+from ..storage.db import get_db
 from ..messages import N_, define, msg
 from ..session import player_key
 from .common import render
 from .i18n import fmt_money, t
-from .sessions import is_admin
+from .sessions import browser_scope
 
 PER_PAGE = 20
 DEFAULT_CURRENCY = "EUR"
@@ -29,20 +30,8 @@ def money_text(minor: int, code: str | None, plus: bool = False) -> str:
 
 
 def player_sql(key: str) -> tuple[str, list]:
-    """The player's visible sessions, oldest first, driven by ``session_players_by_key``. Only the
-    summary's team games and currency are taken out of it (by SQLite's JSON functions: thousands of rows)."""
-    cols = ("s.id, s.name, s.started, json_extract(s.summary, '$.teams'), {link}, sp.name, sp.net,"
-            " json_extract(s.summary, '$.currency')")
-    if is_admin():
-        admin_cols = cols.format(link="s.edit_token, 'edit'")
-        return (f"SELECT {admin_cols} FROM session_players sp"
-                " JOIN sessions s ON s.id = sp.session_id WHERE sp.key = ? ORDER BY s.started, s.id", [key])
-    edit = "b.role = 'edit' AND b.gen = s.edit_gen"
-    link = f"CASE WHEN {edit} THEN s.edit_token ELSE s.view_token END, b.role"
-    return (f"SELECT {cols.format(link=link)} FROM session_players sp"
-            " JOIN browsers b ON b.session_id = sp.session_id AND b.browser = ?"
-            " JOIN sessions s ON s.id = sp.session_id WHERE sp.key = ? ORDER BY s.started, s.id",
-            [security.browser_id(), key])
+    """The player's visible sessions' query (exposed for the EXPLAIN tests)."""
+    return reads.player_sql(browser_scope(), key)
 
 
 def _partners(key: str, team_games: list[dict]) -> dict:
@@ -121,8 +110,7 @@ def player(key):
         abort(404)
     if clean != key:
         return redirect(url_for("history.player", key=clean), code=301)
-    sql, params = player_sql(clean)
-    rows = get_db().execute(sql, params).fetchall()
+    rows = reads.player_sessions(get_db(), browser_scope(), clean)
     if not rows:
         abort(404)
     team_parts: list[str] = []

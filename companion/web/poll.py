@@ -35,6 +35,7 @@ from werkzeug.http import parse_accept_header, parse_cookie
 
 from .. import engine, faults, glossary, numbers
 from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
+from ..storage import reads
 
 try:
     import brotli
@@ -81,13 +82,11 @@ class FastPoll:
     def lookup(self, token: str) -> tuple[int, bool] | None:
         """(version, whether the token is the Watch link) of a session's link, or None."""
         if engine.is_url(self.database):     # told of every write: most polls read nothing (postgres_live)
-            from ..postgres_live import versions
+            from ..storage.live import versions
 
             row = versions(self.database).lookup(token)
         else:
-            row = self._conn().execute(
-                "SELECT version, view_token FROM sessions WHERE edit_token = ? OR view_token = ?", (token, token)
-            ).fetchone()
+            row = reads.link_version(self._conn(), token)
         if row is None:
             return None
         return row[0], secrets.compare_digest(row[1].encode(), token.encode())
@@ -111,7 +110,13 @@ class FastPoll:
                         from .club_links import poll_unchanged
 
                         rest = path[3 + len(token):]
-                        if self._read(lambda conn: poll_unchanged(conn, token, int(since), rest)):
+                        try:
+                            unchanged = self._read(lambda conn: poll_unchanged(conn, token, int(since), rest))
+                        except Exception as err:    # the database lost: Flask answers with its fault page
+                            if faults.kind_of(err) is None:
+                                raise
+                            unchanged = False
+                        if unchanged:
                             start_response("200 OK", list(HEADERS))
                             return []
                     else:

@@ -20,7 +20,8 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 
 from .. import charts, kinds, security
 from ..csvexport import cell as _cell    # the one CSV cell escaper
-from ..db import get_db
+from ..storage import reads
+from ..storage.db import get_db
 from ..messages import N_, NP_, define, msg
 from ..ratings import derived, rating as R
 from ..ratings.contests import pair_key
@@ -54,9 +55,7 @@ class Visible:
         if self.admin:
             return True
         if key not in self.seen:
-            self.seen[key] = get_db().execute(
-                "SELECT 1 FROM session_players sp JOIN browsers b ON b.session_id = sp.session_id"
-                " AND b.browser = ? WHERE sp.key = ? LIMIT 1", [self.browser, key]).fetchone() is not None
+            self.seen[key] = reads.player_visible(get_db(), self.browser, key)
         return self.seen[key]
 
     def pair(self, key: str, members: tuple[str, str]) -> bool:

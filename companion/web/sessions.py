@@ -8,10 +8,11 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, flash, request, session, url_for
 
-from .. import kinds, numbers, security, service, store
+from .. import kinds, numbers, security, service
 from .. import text as text_policy
+from ..storage import reads, store
 from ..archive import read_session
-from ..db import get_db
+from ..storage.db import get_db
 from ..errors import KeyReused, RuleError
 from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from ..share import qr_svg
@@ -38,25 +39,13 @@ def is_admin() -> bool:
     return bool(token) and isinstance(mark, str) and security.same_secret(mark, _admin_digest(token))
 
 
-def scope_sql() -> tuple[str, list, str]:
-    """(FROM ... WHERE clause, its parameters, the SQL giving the token and role to link with) for the
-    sessions this browser may list. An edit role counts only for the scoring link it opened: after the
-    link is replaced, a browser that held the old one lists the session as a watcher."""
-    if is_admin():
-        return "FROM sessions s WHERE 1 = 1", [], "s.edit_token AS token, 'edit' AS role"
-    edit = "b.role = 'edit' AND b.gen = s.edit_gen"
-    return ("FROM browsers b JOIN sessions s ON s.id = b.session_id WHERE b.browser = ?",
-            [security.browser_id()],
-            f"CASE WHEN {edit} THEN s.edit_token ELSE s.view_token END AS token,"
-            f" CASE WHEN {edit} THEN 'edit' ELSE 'view' END AS role")
+def browser_scope() -> str | None:
+    """Whose sessions this reader may list: this browser's, or every one (None) for the organizer."""
+    return None if is_admin() else security.browser_id()
 
 
 def _my_sessions(limit: int = 50) -> list[dict]:
-    scope, params, link = scope_sql()
-    rows = get_db().execute(f"SELECT s.id, s.name, s.started, {link}, s.summary {scope}"
-                            " ORDER BY s.started DESC, s.id DESC LIMIT ?", [*params, limit]).fetchall()
-    return [{"id": r[0], "name": r[1], "started": r[2], "token": r[3], "role": r[4], "summary": json.loads(r[5])}
-            for r in rows]
+    return reads.my_sessions(get_db(), browser_scope(), limit)
 
 
 def _home(status: int = 200, **ctx):

@@ -9,9 +9,11 @@ def live_version(page):
 
 
 def at_rest(page, timeout=20000):
-    """No tap's request under way and the scroll put back (static/app.js marks <html data-busy> until then)."""
+    """No tap's request under way, the scroll put back (static/app.js marks <html data-busy> until then) and
+    the controls the last swap brought in take taps (static/app.js marks them [data-arming] until then)."""
     page.wait_for_load_state()
     page.wait_for_selector("html:not([data-busy])", state="attached", timeout=timeout)
+    page.wait_for_selector("[data-arming]", state="detached", timeout=timeout)
 
 
 def wait_recorded(page, before, timeout=20):
@@ -39,3 +41,26 @@ def double_tap_held(page, pattern, x, y):
     assert len(held) == 1, f"{len(held)} requests for one double tap"
     held[0].continue_()
     page.unroute(pattern)
+
+
+def tap_at(cdp, x, y, at):
+    """One finger on (x, y) for 30 ms, stamped with the time it went down (``at``, seconds since the epoch):
+    the page reads each touch's own time, as a phone's hardware gives it."""
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}], "timestamp": at})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": at + 0.03})
+
+
+def double_tap(page, x, y, gap_ms):
+    """Two taps ``gap_ms`` apart at (x, y), nothing held: each is delivered when the finger makes it and
+    stamped with that time, so a busy machine can deliver the second late (as a busy phone does) but
+    never changes the gesture the page sees."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        t0 = time.time()
+        tap_at(cdp, x, y, t0)
+        wait = t0 + gap_ms / 1000 - time.time()
+        if wait > 0:
+            page.wait_for_timeout(wait * 1000)      # the gesture's own interval
+        tap_at(cdp, x, y, t0 + gap_ms / 1000)
+    finally:
+        cdp.detach()

@@ -21,6 +21,7 @@ PLAYERS = ("Ane", "Begoña", "Carlos", "Dani")
 def at_rest(page):
     page.wait_for_load_state()
     page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # its controls live
 
 
 def no_wide_text(page, where):
@@ -79,12 +80,13 @@ def test_no_text_is_wider_than_its_control_at_320(small, live_server):
     tap(page, "#thumb button[value=call]")
     tap(page, "#thumb button[value=pass]")
     no_wide_text(page, "mus declare")
-    # the declaration rows fill what scrolls between the score and the bar (not two rows under the score)
+    # the declaration rows begin between the score and the bar: the page stays where it was when the first
+    # row peeks above the bar (a bar tap does not scroll it, issue 26), else the rows come under the score
     seen = page.evaluate("""() => { const top = document.querySelector('.score-top').getBoundingClientRect().bottom;
         const bar = document.getElementById('thumb').getBoundingClientRect().top;
         return [...document.querySelectorAll('#declare-form .mus-decl-row')].filter(r => {
-            const b = r.getBoundingClientRect(); return b.top >= top - 1 && b.bottom <= bar + 1; }).length; }""")
-    assert seen >= 5, f"only {seen} declaration rows in view at 320 x 640"
+            const b = r.getBoundingClientRect(); return b.top >= top - 1 && b.top < bar; }).length; }""")
+    assert seen >= 1, "no declaration row in view at 320 x 640"
     page.locator("input[name=pares0][value=medias]").check()
     page.locator("input[name=pares1][value=duples]").check()
     tap(page, "#thumb button[value=declare]")

@@ -309,6 +309,31 @@ def test_the_watch_link_reconnects_by_itself_and_says_so(browser, server):
     watcher.close()
 
 
+@pytest.mark.parametrize("stored", [False, True])
+def test_a_tap_answered_500_is_sent_again_and_lands_once(browser, live_server, stored):
+    """Any 5xx is no answer (the database lost before or after the commit): the outbox sends the same key
+    again; a tap the server had not stored lands, one it had stored is answered by its key: one pass."""
+    ctx = _touch(browser)
+    page = ctx.new_page()
+    edit, game = new_match(page, live_server)
+    failed = []
+
+    def stored_then_500(route):
+        if route.request.method != "POST" or failed:
+            return route.continue_()
+        # the server records it (or never hears it); the phone hears a 500
+        failed.append(route.fetch(max_redirects=0).status if stored else None)
+        return route.fulfill(status=500, body="Internal Server Error")
+
+    page.route("**/mus/0/**", stored_then_500)
+    page.tap("#thumb button[value=pass]")
+    wait_waiting(page, 0)
+    wait_open(page, edit, "chica")
+    page.wait_for_selector("#thumb .mus-lance:has-text('Chica')")
+    assert failed == [303 if stored else None] and len(hands(page, edit)) == 1
+    ctx.close()
+
+
 def test_a_gateway_error_is_no_answer_the_tap_waits_and_lands_once(browser, live_server):
     """Behind a proxy, the app down answers 502 through the proxy: the tap waits (no error page) and lands
     once the app answers again."""

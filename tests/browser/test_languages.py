@@ -17,6 +17,7 @@ PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 def settle(page):
     page.wait_for_load_state()
     page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # its controls live
 
 
 def tap(page, selector):

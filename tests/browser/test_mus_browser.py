@@ -22,6 +22,7 @@ def tap(page, selector):
         assert time.monotonic() < deadline, f"nothing recorded after tapping {selector}"
         page.wait_for_timeout(30)
     page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # its controls live
 
 
 TARGETS = "'.btn, button, label.toggle, summary, .mus-meta a, .mus-change'"

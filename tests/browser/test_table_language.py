@@ -62,6 +62,7 @@ SHORT_TEXTS = "main th, main h1, main h2, main .btn, main button, main summary, 
 def settle(page):
     page.wait_for_load_state()
     page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # the new controls take taps
 
 
 def check(page, width, shots, name):

@@ -42,6 +42,7 @@ def settle(page) -> None:
     <html data-busy> from the tap until the swap has settled; no guessed delay)."""
     page.wait_for_load_state()
     page.wait_for_selector("html:not([data-busy])", state="attached", timeout=20000)
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # its controls live
 
 
 def check(page, shots: str, name: str, score: bool = True) -> None:

@@ -36,11 +36,13 @@ def tap_and_wait(page, selector):
     """A tap that posts: wait for the answer and the page it leads to (no fixed sleeps)."""
     ready(page)
     page.wait_for_selector("html:not([data-busy])", state="attached")    # the last tap's page has settled
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # its controls live
     with page.expect_response(lambda r: r.request.method == "POST"):
         page.locator(selector).first.tap()
     ready(page)
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
     page.wait_for_selector("html:not([data-busy])", state="attached")
+    page.wait_for_selector("[data-arming]", state="detached", timeout=20000)   # its controls live
 
 
 def words_of(lang: str, vocab: str) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from flask import Blueprint, request, url_for
+from werkzeug.datastructures import MultiDict
 
 from ... import numbers
 from ...messages import msg
@@ -60,8 +61,12 @@ def _stake_texts(view, rec: GameRec) -> dict:
 def _page(view, gi: int, status: int = 200, errors: dict | None = None, typed: dict | None = None):
     rec = view.game(gi, "mus")
     here = url_for("mus.game", token=view.token, gi=gi)
-    # a refused form comes back as it was sent: its fields say which screen it was on
+    # a refused form comes back as it was sent: its fields say which screen it was on; a stale one (409) was
+    # sent from a screen that is gone: the screen now is shown fresh (an old tally is never one tap from
+    # being counted again on the next hand), in the same mode
     args = request.values if view.can_edit else {}
+    if status == 409 and args:
+        args = MultiDict([("mode", args["mode"])] if args.get("mode") else [])
     picks = {L: args.get(f"win_{L}") for L in LANCES}
     model = page(rec, view.recent(gi, RECENT), picks=picks, base_url=here, mode=args.get("mode"),
                  tally=_tally_arg(args), tally_lance=args.get("tl"), rest=bool(args.get("rest")))
@@ -166,7 +171,8 @@ def act(token, gi):
     def on_error(errors, status):
         if status == 409:
             errors = {"stale": errors.pop("at", "")} | errors
-        return _page(open_session(token), gi, status, errors, typed=moves.typed_cards(form, seats))
+        return _page(open_session(token), gi, status, errors,
+                     typed=moves.typed_cards(form, seats) if status != 409 else None)
 
     location = url_for("mus.game", token=token, gi=gi, done="scoring") \
         if (form.get("move") or "").startswith("scoring:") else None
