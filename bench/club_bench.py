@@ -52,8 +52,11 @@ class Night:
         self.errors: list[str] = []
         self.lock = threading.Lock()
         self.stop = threading.Event()
+        self.measure_from = 0.0             # the warm-up's requests (every phone's first visit) are not noted
 
     def note(self, kind: str, dt: float, status: int) -> None:
+        if time.perf_counter() < self.measure_from:
+            return
         with self.lock:
             self.lat.setdefault(kind, []).append(dt)
             if status >= 500 or status in (403, 404):
@@ -93,8 +96,9 @@ class Night:
             self.stop.wait(every)
 
 
-def load_phase(port: int, night: dict, seconds: float, tables: int) -> Night:
+def load_phase(port: int, night: dict, seconds: float, tables: int, warmup: float) -> Night:
     run = Night(port, night)
+    run.measure_from = time.perf_counter() + warmup
     threads = []
     for t in range(tables):
         label = str(t + 1)
@@ -105,11 +109,12 @@ def load_phase(port: int, night: dict, seconds: float, tables: int) -> Night:
     for _ in range(2):
         threads.append(threading.Thread(target=run.poller, args=(f"/s/{night['view']}/sala", 1.0, "sala poll"),
                                         daemon=True))
-    threads.append(threading.Thread(target=run.poller, args=(f"/s/{night['edit']}/club", 2.0, "organizer poll"),
+    # the organizer's club page has no live region (no data-version): every refresh is the whole page
+    threads.append(threading.Thread(target=run.poller, args=(f"/s/{night['edit']}/club", 2.0, "organizer page"),
                                     daemon=True))
     for th in threads:
         th.start()
-    time.sleep(seconds)
+    time.sleep(warmup + seconds)
     run.stop.set()
     for th in threads:
         th.join(timeout=30)
@@ -151,6 +156,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--tables", type=int, default=40)
+    ap.add_argument("--warmup", type=float, default=10, help="seconds of load before measuring (first visits)")
     ap.add_argument("--server-args", default="", help="extra options for `companion serve` (default: none)")
     args = ap.parse_args()
     if not 3 <= args.tables <= 100:
@@ -162,7 +168,7 @@ def main() -> None:
     load0 = os.getloadavg()
     proc = start_server(db, port, shlex.split(args.server_args))
     try:
-        run = load_phase(port, night, args.seconds, args.tables)
+        run = load_phase(port, night, args.seconds, args.tables, args.warmup)
         ratio = ratio_phase(port, night, args.rounds)
     finally:
         proc.terminate()
@@ -171,9 +177,12 @@ def main() -> None:
         except Exception:
             proc.kill()
     load1 = os.getloadavg()
+    with open(proc.log_path, encoding="utf-8", errors="replace") as fh:
+        served = next((line.strip() for line in fh if line.startswith("Serving with")), "?")
     print(f"club night on `companion serve {args.server_args or '(defaults)'}`: {args.tables} tables"
           f" ({4 * args.tables} players) x 4 phones polling every 2 s + a scorer every 10 s + 2 salas every 1 s"
-          f" + the organizer's page every 2 s, {args.seconds:.0f} s")
+          f" + the organizer's page every 2 s, {args.seconds:.0f} s measured after {args.warmup:.0f} s warm-up")
+    print(served)
     print(f"load average before {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}, after {load1[0]:.2f} {load1[1]:.2f}"
           f" {load1[2]:.2f} ({os.cpu_count()} cores)")
     print(f"{'request':28} {'n':>6} {'p50 ms':>8} {'p99 ms':>8}")
