@@ -148,7 +148,7 @@ def ratio_phase(port: int, night: dict, rounds: int) -> dict:
         assert resp.status == 200 and data
     ratios = [s / g for s, g in zip(sala, game)]
     return {"sala_ms": statistics.median(sala) * 1000, "game_ms": statistics.median(game) * 1000,
-            "ratio": statistics.median(ratios)}
+            "ratio": statistics.median(ratios), "sala": sala, "game": game}
 
 
 def main() -> None:
@@ -193,6 +193,8 @@ def main() -> None:
     print(f"errors: {len(run.errors)} {run.errors[:5]}")
     print(f"sala changed poll at {args.tables} tables {ratio['sala_ms']:.1f} ms / game page changed poll {ratio['game_ms']:.1f} ms"
           f" = {ratio['ratio']:.2f} (median of {args.rounds} interleaved rounds; target <= 3)")
+    print(f"  per round, sala ms: {[round(x * 1000) for x in ratio['sala']]}")
+    print(f"  per round, game ms: {[round(x * 1000) for x in ratio['game']]}")
     worst = max(pct(xs, 99) for xs in run.lat.values())
     print(f"worst p99 {worst:.1f} ms (target < 250)")
 
