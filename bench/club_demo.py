@@ -85,10 +85,14 @@ def write_db(path: str, doc: dict | None = None) -> dict:
 
     init_db(path)
     db = connect(path)
-    written = service.create(db, load(doc or demo_doc()), browser="demo")
+    doc = doc or demo_doc()
+    written = service.create(db, load(doc), browser="demo")
     sid = db.execute("SELECT max(id) FROM sessions").fetchone()[0]
     row = db.execute("SELECT edit_token, view_token FROM sessions WHERE id = ?", [sid]).fetchone()
-    tables = club_links.ensure(db, sid, [str(i) for i in range(1, 13)])
+    doc = doc or {}
+    labels = sorted({str(g["table"]) for g in doc.get("games", []) if g.get("table")}, key=int) or \
+        [str(i) for i in range(1, 13)]
+    tables = club_links.ensure(db, sid, labels)
     del written
     return {"id": sid, "edit": row[0], "view": row[1], "tables": tables}
 
@@ -97,14 +101,14 @@ if __name__ == "__main__":
     print(write_db(sys.argv[1]))
 
 
-def bench_doc(tables: int = 12, hands: int = 6, seed: int = 3) -> dict:
-    """A free club night with ``tables`` Mus tables in play (players shared between tables 11 and 12 and
-    the others: a session holds at most 40 players), each match a few tally hands in."""
+def bench_doc(tables: int = 40, hands: int = 6, seed: int = 3) -> dict:
+    """A free club night with ``tables`` Mus tables in play, 4 players of its own at each (a session with
+    a club holds up to 400 players: 40 tables are 160 players), each match a few tally hands in."""
     rng = random.Random(seed)
-    players = NAMES[:40]
+    players = [NAMES[i % 40] if i < 40 else f"{NAMES[i % 40]} {i // 40 + 1}" for i in range(4 * tables)]
     games = []
     for t in range(tables):
-        seats = [players[(4 * t + i) % 40] for i in range(4)]
+        seats = players[4 * t:4 * t + 4]
         game = mus_game(seats, 1, t + 1)
         game["hands"] = [{"tally": [{"team": rng.choice("AB"), "points": rng.randint(1, 5)}]} for _ in range(hands)]
         games.append(game)
