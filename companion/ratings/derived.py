@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime, timezone
 
 from ..storage.connection import Connection as Database
 
@@ -107,13 +108,27 @@ def _read(db: Database, sid: int) -> tuple[int | None, dict | None]:
     return row[1], session_share(sid, row[0] or "", sess.header, sess.games)
 
 
+def instant(started: str) -> str:
+    """When a session started, as a UTC instant that sorts as time does ("2026-11-20T20:05:00Z"): nights
+    started in other UTC offsets are rated in the order they happened, not in the order of their clocks (a
+    time without an offset is taken as UTC)."""
+    try:
+        when = datetime.fromisoformat(started)
+    except (TypeError, ValueError):
+        return started
+    if when.tzinfo is not None:
+        when = when.astimezone(timezone.utc).replace(tzinfo=None)
+    return when.isoformat(timespec="seconds") + "Z"
+
+
 def session_share(session_id: int, started: str, head: dict, recs) -> dict:
     """What one session gives (pure): its contests with their ``ord``, its sums, its Mus numbers."""
     found = C.contests_of(recs)
     digest = C.digest(found)
     names: dict[str, str] = {}
+    when = instant(started)
     for c in found:
-        c["ord"] = f"{started}|{digest}|{session_id:010d}|{c['gi']:04d}"
+        c["ord"] = f"{when}|{digest}|{session_id:010d}|{c['gi']:04d}"
         names.update(c["names"])
     stats = [[*k, *v] for k, v in sorted(tally.sum_rows(found).items())]
     mus: dict[str, dict] = {}

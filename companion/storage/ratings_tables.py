@@ -8,7 +8,7 @@ import json
 
 from .connection import Connection as Database
 
-SCHEMA = "2"
+SCHEMA = "3"      # 3: contests ordered by the UTC instant a session started (issue 26)
 TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
 
 _TABLES = [
