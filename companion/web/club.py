@@ -103,7 +103,8 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
         if label is None:
             continue
         # a round's tables, and games at a table outside the rounds (a chips game at table 11)
-        if info["club"]["format"] != "free" and g.head.get("round") not in (None, info["round"]):
+        # (a tournament's stages run side by side, each its own rounds: each table's latest game)
+        if info["club"]["format"] not in ("free", "stages") and g.head.get("round") not in (None, info["round"]):
             continue
         latest[label] = gi
     out = []
