@@ -395,8 +395,62 @@ def sala(token):
         return resp
     info = night(view)
     tables = tables_now(view, info)
-    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or [[]]
-    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE))
+    tour = _sala_tournament(info) if info["club"].get("format") == "stages" else None
+    if tour is not None:
+        info = {**info, "clock": tour["clock"], "standings": []}
+    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or ([] if tour else [[]])
+    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE), tour=tour)
+
+
+SEATING_PAGE = 20       # seating rows on one sala page (two columns of ten)
+STANDING_PAGE = 16      # rows of one group's standings on one sala page
+
+
+def _sala_tournament(info: dict) -> dict:
+    """The sala as announcer for a tournament: the next seating of every stage (tables, byes), each
+    group's standings, each knockout's bracket, the stage clock, and the night's classification once
+    every stage is done (rules/tournament.md)."""
+    from ..club.stage_proposals import propose_stage
+    from ..club.tournament import tournament_state
+
+    club = info["club"]
+    matches = info["matches"]
+    state = tournament_state(club, matches)
+    rows, byes = [], []
+    for k, st in enumerate(state["stages"]):
+        p = propose_stage(club, matches, k)
+        for tb in p.tables:
+            rows.append({"table": tb["table"], "a": tb["a"], "b": tb["b"], "stage": st["name"],
+                         "round": tb.get("round", p.round)})
+        byes += [{"pair": x, "stage": st["name"]} for x in p.free]
+    seating = [rows[i:i + SEATING_PAGE] for i in range(0, len(rows), SEATING_PAGE)]
+    standings_pages = []
+    for st in state["stages"]:
+        for gi, grp in enumerate(st.get("groups") or []):
+            for i in range(0, len(grp["standings"]), STANDING_PAGE):
+                standings_pages.append({"stage": st["name"], "group": gi + 1 if len(st["groups"]) > 1 else None,
+                                        "rows": grp["standings"][i:i + STANDING_PAGE]})
+        if st.get("standings"):
+            for i in range(0, len(st["standings"]), STANDING_PAGE):
+                standings_pages.append({"stage": st["name"], "group": None, "rows": st["standings"][i:i + STANDING_PAGE]})
+    brackets = [{"name": st["name"], "rounds": st["bracket"], "ties": max(1, len(st["bracket"][0]))}
+                for st in state["stages"] if st.get("bracket")]
+    return {"state": state, "seating": seating, "byes": byes, "standings": standings_pages, "brackets": brackets,
+            "classification": state.get("classification"), "clock": _stage_clock(club, info)}
+
+
+def _stage_clock(club: dict, info: dict) -> dict | None:
+    """The clock of the stage round started last (side-by-side stages share it), stopped once no match
+    of the night is in play."""
+    latest = None
+    for k, plan in enumerate(club["stages"]):
+        for rnd, stamp in (plan.get("clock") or {}).items():
+            if latest is None or stamp > latest[0]:
+                latest = (stamp, plan.get("minutes") or club.get("minutes"))
+    if latest is None or not latest[1]:
+        return None
+    live = [m for m in info["matches"] if not match_result(m)[0]]
+    return _clock({"clock": {"1": latest[0]}, "minutes": latest[1]}, 1, stopped=not live)
 
 
 define("clubweb", {"card_qr": N_("QR code of the scoring link of table %(table)s")})

@@ -110,6 +110,14 @@ def test_the_worked_example_through_the_web(client):
                 play(client, link, gi, [score])
         if rnd == 2:
             end_round(client, edit)          # P4-P5 20-20: drawn by the clock
+        if rnd == 1:
+            sala = htmllib.unescape(client.get(s["view"] + "/sala").get_data(as_text=True))
+            # the finished tables show their result (40-25), the next round's seating and byes, the groups
+            assert ">40</span>" in sala and ">25</span>" in sala
+            seating = sala.split("Next: seating")[1]
+            assert re.search(r"Table 1</span>\s*<span class=\"seat-pair name\">Ane & Bea</span>", seating)
+            assert "Bye: " in seating and "Oier & Paula" in seating.split("Bye: ")[1]
+            assert "Groups · Group 2" in sala
     page = client.get(edit + "/tournament").get_data(as_text=True)
     both = plans(page)
     assert set(both) == {1, 2}
@@ -122,6 +130,8 @@ def test_the_worked_example_through_the_web(client):
     assert resp.status_code == 422 and "not the stage" in resp.get_data(as_text=True)
     assert start(client, edit, 1).status_code == 303
     assert start(client, edit, 2).status_code == 303
+    sala = htmllib.unescape(client.get(s["view"] + "/sala").get_data(as_text=True))
+    assert 'class="bracket"' in sala and sala.count('class="tie') >= 6 and "Bracket B" in sala
     tl = links(client, edit)
     play(client, tl["1"], game_index(client, tl["1"]), [(40, 31), (22, 40), (40, 35)])
     play(client, tl["3"], game_index(client, tl["3"]), [(40, 10), (40, 36)])
@@ -150,4 +160,6 @@ def test_the_worked_example_through_the_web(client):
     order = re.findall(r"<li>(\d+)\. ([^<]+)</li>", htmllib.unescape(night))
     assert [(int(r), n) for r, n in order][:4] == [(1, "Ane & Bea"), (2, "Oier & Paula"), (3, "Eneko & Fermín"),
                                                    (4, "Carlos & Dani")]
+    sala = htmllib.unescape(client.get(s["view"] + "/sala").get_data(as_text=True))
+    assert 'class="step r1"><span class="place">1</span> <span class="who">Ane & Bea' in sala
     assert len(order) == 10 and order[4:6] == [("5", "Gorka & Hodei"), ("6", "Iker & Jone")]
