@@ -433,10 +433,30 @@ def _sala_tournament(info: dict) -> dict:
         if st.get("standings"):
             for i in range(0, len(st["standings"]), STANDING_PAGE):
                 standings_pages.append({"stage": st["name"], "group": None, "rows": st["standings"][i:i + STANDING_PAGE]})
-    brackets = [{"name": st["name"], "rounds": st["bracket"], "ties": max(1, len(st["bracket"][0]))}
-                for st in state["stages"] if st.get("bracket")]
+    brackets = [page for st in state["stages"] if st.get("bracket") for page in _bracket_pages(st)]
     return {"state": state, "seating": seating, "byes": byes, "standings": standings_pages, "brackets": brackets,
             "classification": state.get("classification"), "clock": _stage_clock(club, info)}
+
+
+BRACKET_TIES = 8        # round-1 ties on one sala page: a bracket of 64 pairs turns in four pages and its finals
+
+
+def _bracket_pages(st: dict) -> list[dict]:
+    """A bracket in pages of at most 8 round-1 ties, each with the rounds that follow from them; the rounds
+    with fewer ties than pages (the semifinals, the final) on a page of their own."""
+    rounds = st["bracket"]
+    parts = -(-len(rounds[0]) // BRACKET_TIES)
+    if parts <= 1:
+        return [{"name": st["name"], "rounds": rounds, "ties": max(1, len(rounds[0]))}]
+    out = []
+    for q in range(parts):
+        cut = [rnd[q * len(rnd) // parts:(q + 1) * len(rnd) // parts] for rnd in rounds if len(rnd) >= parts]
+        out.append({"name": st["name"], "part": f"{q + 1}/{parts + 1}", "rounds": cut, "ties": max(1, len(cut[0]))})
+    finals = [rnd for rnd in rounds if len(rnd) < parts]
+    if finals:
+        out.append({"name": st["name"], "part": f"{parts + 1}/{parts + 1}", "rounds": finals,
+                    "ties": max(1, len(finals[0]))})
+    return out
 
 
 def _stage_clock(club: dict, info: dict) -> dict | None:

@@ -23,10 +23,10 @@ def no_name_cut(page, selector):
       }).map(e => e.textContent)""")
 
 
-def show(page, selector, i):
-    page.evaluate("""([sel, i]) => document.querySelectorAll('.sala-tables').forEach(p => {
-        const on = p === document.querySelectorAll(sel)[i];
-        p.classList.toggle('shown', on); p.classList.toggle('hidden', !on); })""", [selector, i])
+def show(page, url, data_page):
+    """The sala held on one of its pages (sala.js: ?page=<data-page>)."""
+    page.goto(f"{url}?page={data_page}")
+    page.wait_for_selector(f'.sala-tables.shown[data-page="{data_page}"]', state="attached")
 
 
 def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, tmp_path, shots):
@@ -71,13 +71,14 @@ def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, t
     for w, h in ((1920, 1080), (1024, 768)):
         sctx = browser.new_context(viewport={"width": w, "height": h})
         sala = sctx.new_page()
-        sala.goto(re.sub(r"^https?://[^/]+", base, watch) + "/sala")
+        url = re.sub(r"^https?://[^/]+", base, watch) + "/sala"
+        sala.goto(url)
         sala.wait_for_selector(".seating", state="attached")
         pages = sala.locator(".seating")
         assert pages.count() == 2
         assert sala.locator(".seating .seat").count() == 40
         for i in range(2):
-            show(sala, ".seating", i)
+            show(sala, url, f"seat{i}")
             sala.screenshot(path=os.path.join(shots, f"sala-seating-{w}x{h}-{i}.png"))
             assert no_name_cut(sala, ".seating.shown .name") == []
             assert sala.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
@@ -86,5 +87,48 @@ def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, t
         if w == 1920:
             # the group standings turn with them
             assert sala.locator(".group-standings").count() == 20
+        sctx.close()
+    ctx.close()
+
+
+def test_a_bracket_of_64_pairs_on_the_sala(browser, live_server, tmp_path, shots):
+    """One knockout of 64 pairs: its 32 ties start together; the sala draws the bracket in four pages of 8
+    round-1 ties and a page of its finals, every name whole at 1920x1080 and 1024x768."""
+    base = live_server
+    pairs = PAIRS[:64]
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
+                              is_mobile=True)
+    org = ctx.new_page()
+    edit = start_session(org, base, name="Bracket night", players=pairs[0])
+    watch = org.locator("#watch-link").input_value()
+    org.goto(edit + "/tournament")
+    org.locator("summary:has-text('Paste pairs')").click()
+    org.fill("textarea[name=pairs]", "\n".join(", ".join(p) for p in pairs))
+    org.locator("button:has-text('Add these pairs')").click()
+    org.wait_for_selector("#stages")
+    org.locator("input[name=template][value=knockout]").check()
+    org.locator("button:has-text('Save the plan')").click()
+    org.wait_for_selector("#plan-0")
+    assert org.locator("#plan-0 li").count() == 32
+    # seeds 1 and 64 meet at table 1, seeds 32 and 33 at table 2 (bracket order)
+    assert org.locator("#plan-0 li").nth(0).locator(".team-a").text_content() == " & ".join(pairs[0])
+    assert org.locator("#plan-0 li").nth(0).locator(".team-b").text_content() == " & ".join(pairs[63])
+    org.locator("button:has-text('Start the ready ties')").click()
+    org.wait_for_selector("#stages:not(:has(#plan-0))")
+    for w, h in ((1920, 1080), (1024, 768)):
+        sctx = browser.new_context(viewport={"width": w, "height": h})
+        sala = sctx.new_page()
+        url = re.sub(r"^https?://[^/]+", base, watch) + "/sala"
+        sala.goto(url)
+        sala.wait_for_selector(".bracket-page", state="attached")
+        assert sala.locator(".bracket-page").count() == 5
+        assert sala.locator(".bracket-page .tie").count() == 64      # 63 ties and the third-place match
+        for i in range(5):
+            show(sala, url, f"br{i}")
+            sala.screenshot(path=os.path.join(shots, f"sala-bracket-{w}x{h}-{i}.png"))
+            assert no_name_cut(sala, ".bracket-page.shown .name") == []
+            sizes = sala.eval_on_selector_all(".bracket-page.shown .tie", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+            assert min(sizes) >= 12
+            assert sala.eval_on_selector_all(".bracket-page.shown .tie", f"els => els.every(e => e.getBoundingClientRect().bottom <= {h})")
         sctx.close()
     ctx.close()
