@@ -237,13 +237,13 @@ def start_stage(cmd: StartStage, night: Night) -> Plan:
         raise RuleError("clubweb.stage_labels", "plan", field="plan")
     plan_of = stages[k]
     knockout = plan_of["format"] == "knockout"
-    seated = sorted(frozenset(x) for r in rows for x in (r["a"], r["b"]))
-    proposed = sorted(frozenset(x) for t in proposal.tables for x in (t["a"], t["b"]))
+    seated = sorted(tuple(sorted(x)) for r in rows for x in (r["a"], r["b"]))
+    proposed = sorted(tuple(sorted(x)) for t in proposal.tables for x in (t["a"], t["b"]))
     if knockout:
         if _pair_set(rows) != _pair_set(proposal.tables):
             raise RuleError("clubweb.stage_plan", "plan", field="plan")
-    elif seated != proposed or sorted(map(frozenset, plan.get("free") or [])) != sorted(
-            frozenset(x) for x in proposal.free):
+    elif seated != proposed or sorted(tuple(sorted(map(str, x))) for x in plan.get("free") or []) != sorted(
+            tuple(sorted(x)) for x in proposal.free):
         raise RuleError("clubweb.stage_plan", "plan", field="plan")
     tie_of = {frozenset((frozenset(t["a"]), frozenset(t["b"]))): t for t in proposal.tables}
     new_stage = dict(plan_of)
@@ -265,8 +265,26 @@ def start_stage(cmd: StartStage, night: Night) -> Plan:
         clock.setdefault(str(rnd), cmd.now)
     new_stage["clock"] = clock
     new_club = {**club, "stages": [new_stage if i == k else s for i, s in enumerate(stages)]}
+    _check_stage_games(new_club, stage_matches(night), games, len(night.games))
     steps = [("club", {"club": new_club})] + [("add_game", {"game": g}) for g in games]
     return Plan(steps, [r["table"] for r in rows])
+
+
+def _check_stage_games(club: dict, matches: list[dict], games: list[dict], first: int) -> None:
+    """The new games read with the night's as ``rules/tournament.md`` reads them (two groups at one table,
+    a pair playing twice in a round, a pair of another stage): the first problem refuses the plan."""
+    from .results import games_to_win
+    from .stages import evaluate
+
+    new = [{"game": first + i, "round": g["round"], "table": g["table"], "ended": None, "stage": g["stage"],
+            "games_to_win": games_to_win(g), "teams": {"A": g["seats"][0::2], "B": g["seats"][1::2]},
+            "games": [], "games_won": {"A": 0, "B": 0}, "match_winner": None, "score": {"A": 0, "B": 0}}
+           for i, g in enumerate(games)]
+    problems = [(gi, err) for gi, err in evaluate(club, matches + new).problems if gi == -1 or gi >= first]
+    if problems:
+        err = min(problems, key=lambda p: p[0])[1]
+        err.field = "plan"
+        raise err
 
 
 def running(night: Night) -> list[tuple[str, int]]:

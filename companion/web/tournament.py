@@ -335,6 +335,12 @@ def start(token):
     check(view, "start_round")
     _club(view) or abort(400)
     k, plan = _read_stage_plan(request.form)
+    if not _started(view) and request.form.get("confirm") != "1":
+        # the first stage game fixes the pairs and the plan for good: asked first
+        from ..permit import Decision
+        from .common import _ask
+
+        return _ask(view, Decision(True, ask="start_stage"), None)
     try:
         cmd = StartStage(stage=k, plan=plan, now=store.now())
         steps = handle(cmd, Night(view.header, view.games))

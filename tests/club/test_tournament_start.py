@@ -41,7 +41,7 @@ def plans(page):
 def start(client, edit, k, plan=None):
     page = client.get(edit + "/tournament").get_data(as_text=True)
     fields = form_fields(page, edit + "/tournament/checkin")   # csrf, a fresh form key, the version
-    fields.update(stage=str(k), plan=json.dumps(plan if plan is not None else plans(page)[k]))
+    fields.update(stage=str(k), plan=json.dumps(plan if plan is not None else plans(page)[k]), confirm="1")
     return client.post(edit + "/tournament/start", data=fields)
 
 
@@ -85,6 +85,44 @@ def end_round(client, edit):
 
 def key(pair):
     return frozenset(pair)
+
+
+def test_the_first_start_is_asked_first_and_swaps_change_nothing_written(client):
+    s = set_up(client)
+    edit = s["edit"]
+    page = client.get(edit + "/tournament").get_data(as_text=True)
+    plan = plans(page)[0]
+    fields = form_fields(page, edit + "/tournament/start")
+    resp = client.post(edit + "/tournament/start", data=fields)
+    body = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and "Start the tournament?" in body and 'name="confirm" value="1"' in body
+    assert "Start round 1 of Groups" in client.get(edit + "/tournament").get_data(as_text=True)   # nothing written
+    # a swap of two pairs between tables 1 and 3 (P4 and P3): the page comes back with it, nothing written
+    fields = form_fields(page, edit + "/tournament/swap")
+    resp = client.post(edit + "/tournament/swap", data={**fields, "x": "0:a", "y": "2:a"})
+    assert resp.status_code == 200
+    swapped = plans(resp.get_data(as_text=True))[0]
+    assert swapped["tables"][0]["a"] == P[3] and swapped["tables"][2]["a"] == P[4]
+    resp = client.post(edit + "/tournament/swap", data={**fields, "x": "0:a", "y": "0:a"})
+    assert resp.status_code == 422 and 'id="err-swap0"' in resp.get_data(as_text=True)
+    resp = client.post(edit + "/tournament/swap", data={**fields, "x": "9:z", "y": "0:a"})
+    assert resp.status_code == 422
+    # P4 and P3 are of two groups: the session refuses that plan, with its reason beside the form, nothing written
+    resp = start(client, edit, 0, swapped)
+    assert resp.status_code == 422 and 'id="err-start0"' in resp.get_data(as_text=True)
+    # a swap within group 1 (P9 and P8 change tables) starts
+    fields = form_fields(client.get(edit + "/tournament").get_data(as_text=True), edit + "/tournament/swap")
+    resp = client.post(edit + "/tournament/swap", data={**fields, "x": "0:b", "y": "1:b"})
+    swapped = plans(resp.get_data(as_text=True))[0]
+    assert swapped["tables"][0]["b"] == P[8] and swapped["tables"][1]["b"] == P[9]
+    resp = start(client, edit, 0, swapped)
+    assert resp.status_code == 303, re.findall(r'class="error"[^>]*>([^<]*)', resp.get_data(as_text=True))
+    assert client.get(s["view"] + "/tournament").status_code == 403
+    tl = links(client, edit)
+    assert set(tl) == {"1", "2", "3", "4"}
+    # a table's link cannot start a round
+    resp = client.post(tl["1"] + "/tournament/start", data={"csrf": csrf(client), "stage": "0", "plan": "{}"})
+    assert resp.status_code == 403
 
 
 def test_the_worked_example_through_the_web(client):
