@@ -58,6 +58,8 @@ def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, t
     box = button.bounding_box()
     assert box["height"] >= 44
     button.click()
+    org.wait_for_selector("text=Start the tournament?")       # asked first: the pairs and plan become fixed
+    org.locator("button:has-text('Yes, do it')").click()
     org.wait_for_selector("button:has-text('Start round 2 of Groups')")
     # the 40 table cards, two an A4 sheet
     org.goto(edit + "/club/cards")
@@ -114,6 +116,7 @@ def test_a_bracket_of_64_pairs_on_the_sala(browser, live_server, tmp_path, shots
     assert org.locator("#plan-0 li").nth(0).locator(".team-a").text_content() == " & ".join(pairs[0])
     assert org.locator("#plan-0 li").nth(0).locator(".team-b").text_content() == " & ".join(pairs[63])
     org.locator("button:has-text('Start the ready ties')").click()
+    org.locator("button:has-text('Yes, do it')").click()
     org.wait_for_selector("#stages:not(:has(#plan-0))")
     for w, h in ((1920, 1080), (1024, 768)):
         sctx = browser.new_context(viewport={"width": w, "height": h})
