@@ -349,3 +349,52 @@ def start(token):
     except RuleError as err:
         return _page(open_session(token), refusal(err), {f"start{k}": t(err.msg)}, plans={k: plan})
     return see_other(_here(token))
+
+
+# -- printing: the pairings sheet of the rounds in play, the brackets ----------------------------------
+
+def _sheet(view: SessionView, club: dict, done: set) -> list[dict]:
+    """Each stage's latest round in play (a stage done is left out): its tables (label, team A, team B) and
+    byes."""
+    out = []
+    for k, plan in enumerate(club["stages"]):
+        heads = [g.head for g in view.games if g.head.get("stage") == k]
+        if not heads or k in done:
+            continue
+        rnd = max(h["round"] for h in heads)
+        if plan["format"] == "knockout":        # every tie started and not yet followed by a later one
+            rows = [h for h in heads if h["round"] == rnd or not any(o["round"] > h["round"] for o in heads)]
+        else:
+            rows = [h for h in heads if h["round"] == rnd]
+        from ..web.club_links import label_order
+
+        rows = sorted(rows, key=lambda h: label_order(h["table"]))
+        out.append({"name": plan["name"], "round": rnd, "knockout": plan["format"] == "knockout",
+                    "tables": [{"table": h["table"], "round": h["round"], "a": h["seats"][0::2], "b": h["seats"][1::2],
+                                "to_win": (h.get("rules") or {}).get("games_to_win")} for h in rows],
+                    "byes": (plan.get("byes") or {}).get(str(rnd), [])})
+    return out
+
+
+@bp.get("/s/<token>/tournament/sheet")
+def sheet(token):
+    """The pairings of the rounds in play on one A4 page, to pin on the wall."""
+    view = _organizer(token)
+    check(view, "club_setup")
+    club = _club(view) or abort(404)
+    stages, _night = _stages(view, club, {})
+    done = {k for k, st in enumerate(stages) if st["done"]}
+    return render("club/sheet.html", view, stages=_sheet(view, club, done))
+
+
+@bp.get("/s/<token>/tournament/bracket")
+def bracket(token):
+    """Each knockout drawn for print (A4 landscape, 8 round-1 ties a sheet and a sheet of its finals)."""
+    from .club import _bracket_pages
+
+    view = _organizer(token)
+    check(view, "club_setup")
+    club = _club(view) or abort(404)
+    stages, _night = _stages(view, club, {})
+    pages = [p for st in stages if st.get("bracket") for p in _bracket_pages(st)]
+    return render("club/bracket_print.html", view, pages=pages)

@@ -149,6 +149,11 @@ def test_the_worked_example_through_the_web(client):
         if rnd == 2:
             end_round(client, edit)          # P4-P5 20-20: drawn by the clock
         if rnd == 1:
+            sheet = htmllib.unescape(client.get(edit + "/tournament/sheet").get_data(as_text=True))
+            rows = re.findall(r'<td class="t">(\d+)</td><td class="name">([^<]+)</td><td class="v">vs</td><td class="name">([^<]+)</td>', sheet)
+            assert rows == [(str(t), " & ".join(P[a]), " & ".join(P[b])) for t, (a, b, _) in enumerate(games, 1)]
+            assert "Bye: Ane & Bea, Carlos & Dani" in sheet
+            assert client.get(s["view"] + "/tournament/sheet").status_code == 403
             sala = htmllib.unescape(client.get(s["view"] + "/sala").get_data(as_text=True))
             # the finished tables show their result (40-25), the next round's seating and byes, the groups
             assert ">40</span>" in sala and ">25</span>" in sala
@@ -168,6 +173,10 @@ def test_the_worked_example_through_the_web(client):
     assert resp.status_code == 422 and "not the stage" in resp.get_data(as_text=True)
     assert start(client, edit, 1).status_code == 303
     assert start(client, edit, 2).status_code == 303
+    printed = htmllib.unescape(client.get(edit + "/tournament/bracket").get_data(as_text=True))
+    assert printed.count('class="print-bracket"') == 2 and "Oier" in printed and "Table 4" in printed
+    sheet = htmllib.unescape(client.get(edit + "/tournament/sheet").get_data(as_text=True))
+    assert "Bracket A" in sheet and "Bracket B" in sheet and sheet.count('<td class="t">') == 4
     sala = htmllib.unescape(client.get(s["view"] + "/sala").get_data(as_text=True))
     assert 'class="bracket"' in sala and sala.count('class="tie') >= 6 and "Bracket B" in sala
     tl = links(client, edit)
