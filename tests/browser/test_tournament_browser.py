@@ -69,6 +69,14 @@ def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, t
     org.pdf(path=str(pdf), format="A4", prefer_css_page_size=True, print_background=True)
     out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     assert int(re.search(r"Pages:\s+(\d+)", out).group(1)) == 20
+    # the pairings sheet: round 1's 40 tables on one A4 page
+    org.goto(edit + "/tournament/sheet")
+    assert org.locator(".sheet tbody tr").count() == 40
+    pdf = tmp_path / "sheet.pdf"
+    org.pdf(path=str(pdf), format="A4", prefer_css_page_size=True, print_background=True)
+    out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert int(re.search(r"Pages:\s+(\d+)", out).group(1)) == 1
+    subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), os.path.join(shots, "pairings-sheet")], check=True)
     # the sala: the live tables, then the next round's seating in pages of 20, no name cut
     for w, h in ((1920, 1080), (1024, 768)):
         sctx = browser.new_context(viewport={"width": w, "height": h})
@@ -118,6 +126,17 @@ def test_a_bracket_of_64_pairs_on_the_sala(browser, live_server, tmp_path, shots
     org.locator("button:has-text('Start the ready ties')").click()
     org.locator("button:has-text('Yes, do it')").click()
     org.wait_for_selector("#stages:not(:has(#plan-0))")
+    # the printed bracket: five A4 landscape sheets (four of eight round-1 ties, one of the finals)
+    org.goto(edit + "/tournament/bracket")
+    assert org.locator(".print-bracket").count() == 5
+    pdf = tmp_path / "bracket.pdf"
+    org.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+    out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert int(re.search(r"Pages:\s+(\d+)", out).group(1)) == 5
+    width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", out).groups())
+    assert abs(width - 842) < 2 and abs(height - 595) < 2             # A4 landscape, in points
+    subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", str(pdf), os.path.join(shots, "bracket-print")],
+                   check=True)
     for w, h in ((1920, 1080), (1024, 768)):
         sctx = browser.new_context(viewport={"width": w, "height": h})
         sala = sctx.new_page()
