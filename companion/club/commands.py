@@ -32,6 +32,7 @@ define("clubweb", {
     "stage_nothing": N_("This stage has nothing to start now."),
     "stage_plan": N_("This plan is not the stage's proposal: propose it again."),
     "stage_labels": N_("Every table of the round needs its own label."),
+    "table_kind": N_("Choose Mus, Newmarket or Desmoche."),
 })
 
 SETUP_FIELDS = ("format", "pairs", "minutes", "rounds", "games_to_win")
@@ -105,6 +106,7 @@ class AddTable:
     command: ClassVar[str] = "add_table"
     label: str
     seats: tuple[str, ...]
+    kind: str = "mus"       # or newmarket, desmoche: a chips game at a table (the kind's default rules)
 
 
 @dataclass(frozen=True)
@@ -381,7 +383,27 @@ def add_table(cmd: AddTable, night: Night) -> Plan:
     except RuleError as err:
         err.field = "label"
         raise
-    return Plan([("add_game", {"game": _mus_game(night.club or {}, cmd.seats, table=label)})], [label])
+    if cmd.kind == "mus":
+        return Plan([("add_game", {"game": _mus_game(night.club or {}, cmd.seats, table=label)})], [label])
+    return Plan([("add_game", {"game": {**_chips_game(cmd.kind, night.players, cmd.seats), "table": label}})], [label])
+
+
+TABLE_KINDS = ("mus", "newmarket", "desmoche")
+
+
+def _chips_game(kind: str, players: list[str], seats) -> dict:
+    """A Newmarket or Desmoche game with its kind's default rules, the seats in the order chosen."""
+    if kind not in TABLE_KINDS:
+        raise RuleError("clubweb.table_kind", "kind", field="seats")
+    if kind == "newmarket":
+        from ..kinds.newmarket.options import NewmarketSpec as Spec
+    else:
+        from ..kinds.desmoche.options import Spec
+    try:
+        return kinds.KINDS[kind].new_game(players, Spec(seats=[s for s in seats if s]))
+    except RuleError as err:
+        err.field = "seats"
+        raise
 
 
 # -- the proposed plan: checked, and two places swapped ----------------------------------------------

@@ -319,7 +319,12 @@ def add_table(token):
     """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
     view = _organizer(token, "add_table")
     form = request.form
-    cmd = AddTable(label=form.get("label", ""), seats=tuple(form.get(f"seat{i}", "") for i in range(4)))
+    kind = form.get("kind", "mus")
+    if kind == "mus":
+        seats = tuple(form.get(f"seat{i}", "") for i in range(4))
+    else:       # a chips game: the players ticked, in the order of the session
+        seats = tuple(p for p in form.getlist("players") if p in view.players)
+    cmd = AddTable(label=form.get("label", ""), seats=seats, kind=kind)
     return _run(view, cmd, _here(token) + "#tables",
                 lambda err: _page(view, refusal(err), {"label" if err.field == "label" else "seats": t(err.msg)},
                                   form=form))
