@@ -135,7 +135,9 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     matches = (club or {}).get("mus") or {}
     ctx["match"] = {"games_to_win": (matches.get("rules") or {}).get("games_to_win") or 2,
                     "scoring": matches.get("scoring") or "bids"}
-    if club and club["format"] != "free":
+    if club and club["format"] == "stages":
+        ctx["tournament"] = True        # its rounds start on the tournament page, stage by stage
+    elif club and club["format"] != "free":
         rnd = info["round"] + 1
         if plan is None:
             plan = _plan_of(propose(club, view.players, info["matches"], rnd))
@@ -490,14 +492,25 @@ def table_round(view: SessionView, gi: int | None = None) -> dict | None:
     club = view.header.get("club") or {}
     games = view.games
     heads = [g.head for g in games]
-    rnd = round_in_play(heads, club)
     mine = [i for i, h in enumerate(heads) if h.get("table") == view.table]
     if gi is None:
         gi = (request.view_args or {}).get("gi")
+    if club.get("format") == "stages":
+        # a tournament: the round and clock of the stage of this table's game (stages count their own rounds)
+        at = gi if isinstance(gi, int) and 0 <= gi < len(heads) else (mine[-1] if mine else None)
+        k = heads[at].get("stage") if at is not None else None
+        heads_k = [h for h in heads if h.get("stage") == k and k is not None]
+        plan = club["stages"][k] if k is not None and k < len(club["stages"]) else {}
+        club = {"clock": plan.get("clock") or {}, "minutes": plan.get("minutes") or club.get("minutes")}
+        rnd = round_in_play(heads_k, {})
+        pool = [g for g in games if g.head.get("stage") == k and k is not None]
+    else:
+        rnd = round_in_play(heads, club)
+        pool = games
     newer = None
     if mine and isinstance(gi, int) and gi < mine[-1]:
         newer = url_for(f"{games[mine[-1]].kind}.game", token=view.token, gi=mine[-1])
-    in_round = [g for g in games if g.head.get("round") == rnd and rnd]
+    in_round = [g for g in pool if g.head.get("round") == rnd and rnd]
     over = bool(in_round) and all(g.head.get("ended") or (g.state or {}).get("match_winner") for g in in_round)
     planned = club.get("rounds")
     return {"gi": gi if isinstance(gi, int) else None, "round": rnd, "clock": _clock(club, rnd, over),

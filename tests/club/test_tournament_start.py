@@ -194,6 +194,10 @@ def test_the_worked_example_through_the_web(client):
     assert start(client, edit, 2).status_code == 303
     tl = links(client, edit)
     gi = game_index(client, tl["1"])
+    strip = client.get(f"{tl['1']}/mus/{gi}").get_data(as_text=True)
+    assert "Round 2" in strip and "Round 5" not in strip      # the final is its stage's round 2
+    club_page = client.get(edit + "/club").get_data(as_text=True)
+    assert "/tournament" in club_page and 'id="proposal"' not in club_page
     play(client, tl["1"], gi, [(40, 20), (35, 40), (38, 40), (40, 12), (27, 40)])
     play(client, tl["2"], game_index(client, tl["2"]), [(25, 40), (30, 40)])
     play(client, tl["3"], game_index(client, tl["3"]), [(40, 35), (21, 40), (40, 33)])
