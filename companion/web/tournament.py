@@ -280,6 +280,12 @@ def _read_stage_plan(form) -> tuple[int, dict]:
         if not isinstance(plan, dict) or not isinstance(plan.get("tables"), list) or not isinstance(
                 plan.get("free", []), list):
             raise ValueError
+        two = (lambda x: isinstance(x, list) and len(x) == 2 and all(isinstance(n, str) for n in x))
+        for tb in plan["tables"]:
+            if not (isinstance(tb, dict) and isinstance(tb.get("table"), str) and two(tb.get("a")) and two(tb.get("b"))):
+                raise ValueError
+        if not all(two(x) for x in plan.get("free", [])):
+            raise ValueError
         return k, plan
     except (ValueError, TypeError):
         abort(400)

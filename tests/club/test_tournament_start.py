@@ -107,6 +107,13 @@ def test_the_first_start_is_asked_first_and_swaps_change_nothing_written(client)
     assert resp.status_code == 422 and 'id="err-swap0"' in resp.get_data(as_text=True)
     resp = client.post(edit + "/tournament/swap", data={**fields, "x": "9:z", "y": "0:a"})
     assert resp.status_code == 422
+    for bad in ('{"tables": [1], "free": []}', '{"tables": [], "free": [7]}', "nope"):
+        resp = client.post(edit + "/tournament/swap", data={**fields, "plan": bad, "x": "0:a", "y": "1:a"})
+        assert resp.status_code == 400
+    resp = start(client, edit, 0, {"tables": [{"table": "1", "a": ["Ane", "Bea"], "b": ["Carlos", "Dani"]}], "free": []})
+    assert resp.status_code == 422 and 'id="err-start0"' in resp.get_data(as_text=True)
+    resp = start(client, edit, 7, plan)
+    assert resp.status_code == 422
     # P4 and P3 are of two groups: the session refuses that plan, with its reason beside the form, nothing written
     resp = start(client, edit, 0, swapped)
     assert resp.status_code == 422 and 'id="err-start0"' in resp.get_data(as_text=True)
