@@ -1,8 +1,10 @@
 // The sala: the round clock ticks between polls, pages of tables turn every 15 s, and a lost
 // connection says "reconnecting" and greys the scores out instead of showing them as if current.
+// ?page=<data-page> holds one page (a second screen kept on the bracket: ?page=br0).
 (function () {
   "use strict";
   var skew = 0, failures = 0, lastOk = Date.now(), page = 0;
+  var hold = new URLSearchParams(window.location.search).get("page");
 
   function tick() {
     var c = document.querySelector(".clock[data-ends]");
@@ -28,9 +30,11 @@
     var pages = document.querySelectorAll(".sala-tables");
     if (!pages.length) return;
     page = page % pages.length;
+    var held = hold && document.querySelector('.sala-tables[data-page="' + CSS.escape(hold) + '"]');
     pages.forEach(function (p, i) {
-      p.classList.toggle("shown", i === page);
-      p.classList.toggle("hidden", i !== page);
+      var on = held ? p === held : i === page;
+      p.classList.toggle("shown", on);
+      p.classList.toggle("hidden", !on);
     });
   }
 

@@ -29,6 +29,10 @@ define("clubweb", {
     "no_club": N_("Choose a format first."),
     "swap_same": N_("Choose two different places to swap."),
     "not_present": N_("%(name)s is not playing tonight"),
+    "stage_nothing": N_("This stage has nothing to start now."),
+    "stage_plan": N_("This plan is not the stage's proposal: propose it again."),
+    "stage_labels": N_("Every table of the round needs its own label."),
+    "table_kind": N_("Choose Mus, Newmarket or Desmoche."),
 })
 
 SETUP_FIELDS = ("format", "pairs", "minutes", "rounds", "games_to_win")
@@ -102,6 +106,7 @@ class AddTable:
     command: ClassVar[str] = "add_table"
     label: str
     seats: tuple[str, ...]
+    kind: str = "mus"       # or newmarket, desmoche: a chips game at a table (the kind's default rules)
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,15 @@ class Swap:
     plan: dict
     x: str
     y: str
+
+
+@dataclass(frozen=True)
+class StartStage:
+    """A round of a tournament's stage (a knockout: its ready ties), as proposed, perhaps swapped."""
+    command: ClassVar[str] = "start_round"
+    stage: int
+    plan: dict          # {"tables": [{"table", "a", "b", ...}], "free": [byes]}
+    now: str
 
 
 # -- the handlers ----------------------------------------------------------------------------------
@@ -179,6 +193,102 @@ def start_round(cmd: StartRound, night: Night) -> Plan:
     return Plan(steps, labels)
 
 
+def stage_matches(night: Night) -> list[dict]:
+    """The night's round matches (``results.round_matches``) from the games' heads and running states."""
+    from .results import round_matches
+
+    heads = [g.head if g.head.get("round") is not None else {} for g in night.games]
+    return round_matches(heads, [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(night.games, heads)])
+
+
+def _pair_set(plan_tables) -> set:
+    return {frozenset((frozenset(t["a"]), frozenset(t["b"]))) for t in plan_tables}
+
+
+def start_stage(cmd: StartStage, night: Night) -> Plan:
+    """Stage ``cmd.stage``'s proposal started as one write: its byes and clock in the stage, then a Mus
+    match at each table with ``stage``, ``round``, ``table``, the seats and the stage's ``games_to_win``.
+    The plan must hold the proposal's pairs: groups and Swiss, the same tables of pairs (swapped between
+    tables within what the stage allows, which the session checks); a knockout, the same ties (only the
+    table labels and which pair is team A may change)."""
+    from .stage_proposals import propose_stage
+
+    club = night.club
+    if not club or club.get("format") != "stages":
+        raise RuleError("clubweb.no_club", "plan", field="plan")
+    stages = club["stages"]
+    k = cmd.stage
+    if not isinstance(k, int) or not 0 <= k < len(stages):
+        raise RuleError("clubweb.stage_plan", "plan", field="plan")
+    proposal = propose_stage(club, stage_matches(night), k)
+    if not proposal.tables:
+        raise RuleError("clubweb.stage_nothing", "plan", field="plan")
+    plan = cmd.plan
+    tables = plan.get("tables")
+    try:
+        rows = [{"table": clean_label(str(t["table"]), "plan"), "a": [str(x) for x in t["a"]],
+                 "b": [str(x) for x in t["b"]]} for t in tables]
+    except (KeyError, TypeError):
+        raise RuleError("clubweb.stage_plan", "plan", field="plan") from None
+    except RuleError as err:
+        err.field = "plan"
+        raise
+    if any(len(r["a"]) != 2 or len(r["b"]) != 2 for r in rows):
+        raise RuleError("clubweb.stage_plan", "plan", field="plan")
+    if len({r["table"] for r in rows}) != len(rows):
+        raise RuleError("clubweb.stage_labels", "plan", field="plan")
+    plan_of = stages[k]
+    knockout = plan_of["format"] == "knockout"
+    seated = sorted(tuple(sorted(x)) for r in rows for x in (r["a"], r["b"]))
+    proposed = sorted(tuple(sorted(x)) for t in proposal.tables for x in (t["a"], t["b"]))
+    if knockout:
+        if _pair_set(rows) != _pair_set(proposal.tables):
+            raise RuleError("clubweb.stage_plan", "plan", field="plan")
+    elif seated != proposed or sorted(tuple(sorted(map(str, x))) for x in plan.get("free") or []) != sorted(
+            tuple(sorted(x)) for x in proposal.free):
+        raise RuleError("clubweb.stage_plan", "plan", field="plan")
+    tie_of = {frozenset((frozenset(t["a"]), frozenset(t["b"]))): t for t in proposal.tables}
+    new_stage = dict(plan_of)
+    rounds = set()
+    games = []
+    for r in rows:
+        tie = tie_of.get(frozenset((frozenset(r["a"]), frozenset(r["b"]))), {})
+        rnd = tie.get("round", proposal.round) if knockout else proposal.round
+        rounds.add(rnd)
+        to_win = tie.get("games_to_win") if knockout else plan_of.get("games_to_win")
+        game = _mus_game(club, [r["a"][0], r["b"][0], r["a"][1], r["b"][1]], table=r["table"], round=rnd, stage=k)
+        if to_win:
+            game["rules"] = {**game["rules"], "games_to_win": to_win}
+        games.append(game)
+    if not knockout and proposal.free:
+        new_stage["byes"] = {**(plan_of.get("byes") or {}), str(proposal.round): [list(x) for x in proposal.free]}
+    clock = dict(plan_of.get("clock") or {})
+    for rnd in rounds:
+        clock.setdefault(str(rnd), cmd.now)
+    new_stage["clock"] = clock
+    new_club = {**club, "stages": [new_stage if i == k else s for i, s in enumerate(stages)]}
+    _check_stage_games(new_club, stage_matches(night), games, len(night.games))
+    steps = [("club", {"club": new_club})] + [("add_game", {"game": g}) for g in games]
+    return Plan(steps, [r["table"] for r in rows])
+
+
+def _check_stage_games(club: dict, matches: list[dict], games: list[dict], first: int) -> None:
+    """The new games read with the night's as ``rules/tournament.md`` reads them (two groups at one table,
+    a pair playing twice in a round, a pair of another stage): the first problem refuses the plan."""
+    from .results import games_to_win
+    from .stages import evaluate
+
+    new = [{"game": first + i, "round": g["round"], "table": g["table"], "ended": None, "stage": g["stage"],
+            "games_to_win": games_to_win(g), "teams": {"A": g["seats"][0::2], "B": g["seats"][1::2]},
+            "games": [], "games_won": {"A": 0, "B": 0}, "match_winner": None, "score": {"A": 0, "B": 0}}
+           for i, g in enumerate(games)]
+    problems = [(gi, err) for gi, err in evaluate(club, matches + new).problems if gi == -1 or gi >= first]
+    if problems:
+        err = min(problems, key=lambda p: p[0])[1]
+        err.field = "plan"
+        raise err
+
+
 def running(night: Night) -> list[tuple[str, int]]:
     """(label, game index) of the tables whose Mus match of the round in play (a free night: each
     table's latest game) has no result yet."""
@@ -187,7 +297,8 @@ def running(night: Night) -> list[tuple[str, int]]:
     latest: dict[str, int] = {}
     for gi, g in enumerate(night.games):
         label = g.head.get("table")
-        if label is None or (club["format"] != "free" and g.head.get("round") not in (None, rnd)):
+        # a tournament's stages run side by side, each its own rounds: each table's latest game
+        if label is None or (club["format"] not in ("free", "stages") and g.head.get("round") not in (None, rnd)):
             continue
         latest[label] = gi
     out = []
@@ -272,7 +383,27 @@ def add_table(cmd: AddTable, night: Night) -> Plan:
     except RuleError as err:
         err.field = "label"
         raise
-    return Plan([("add_game", {"game": _mus_game(night.club or {}, cmd.seats, table=label)})], [label])
+    if cmd.kind == "mus":
+        return Plan([("add_game", {"game": _mus_game(night.club or {}, cmd.seats, table=label)})], [label])
+    return Plan([("add_game", {"game": {**_chips_game(cmd.kind, night.players, cmd.seats), "table": label}})], [label])
+
+
+TABLE_KINDS = ("mus", "newmarket", "desmoche")
+
+
+def _chips_game(kind: str, players: list[str], seats) -> dict:
+    """A Newmarket or Desmoche game with its kind's default rules, the seats in the order chosen."""
+    if kind not in TABLE_KINDS:
+        raise RuleError("clubweb.table_kind", "kind", field="seats")
+    if kind == "newmarket":
+        from ..kinds.newmarket.options import NewmarketSpec as Spec
+    else:
+        from ..kinds.desmoche.options import Spec
+    try:
+        return kinds.KINDS[kind].new_game(players, Spec(seats=[s for s in seats if s]))
+    except RuleError as err:
+        err.field = "seats"
+        raise
 
 
 # -- the proposed plan: checked, and two places swapped ----------------------------------------------
@@ -360,4 +491,4 @@ def _put(plan, pairs, place, who):
 
 
 HANDLERS = {Setup: setup, StartRound: start_round, EndRound: end_round, Arrive: arrive, Leave: leave,
-            AddTable: add_table, Swap: swap}
+            AddTable: add_table, Swap: swap, StartStage: start_stage}

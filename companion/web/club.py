@@ -103,7 +103,8 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
         if label is None:
             continue
         # a round's tables, and games at a table outside the rounds (a chips game at table 11)
-        if info["club"]["format"] != "free" and g.head.get("round") not in (None, info["round"]):
+        # (a tournament's stages run side by side, each its own rounds: each table's latest game)
+        if info["club"]["format"] not in ("free", "stages") and g.head.get("round") not in (None, info["round"]):
             continue
         latest[label] = gi
     out = []
@@ -134,7 +135,9 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     matches = (club or {}).get("mus") or {}
     ctx["match"] = {"games_to_win": (matches.get("rules") or {}).get("games_to_win") or 2,
                     "scoring": matches.get("scoring") or "bids"}
-    if club and club["format"] != "free":
+    if club and club["format"] == "stages":
+        ctx["tournament"] = True        # its rounds start on the tournament page, stage by stage
+    elif club and club["format"] != "free":
         rnd = info["round"] + 1
         if plan is None:
             plan = _plan_of(propose(club, view.players, info["matches"], rnd))
@@ -318,7 +321,12 @@ def add_table(token):
     """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
     view = _organizer(token, "add_table")
     form = request.form
-    cmd = AddTable(label=form.get("label", ""), seats=tuple(form.get(f"seat{i}", "") for i in range(4)))
+    kind = form.get("kind", "mus")
+    if kind == "mus":
+        seats = tuple(form.get(f"seat{i}", "") for i in range(4))
+    else:       # a chips game: the players ticked, in the order of the session
+        seats = tuple(p for p in form.getlist("players") if p in view.players)
+    cmd = AddTable(label=form.get("label", ""), seats=seats, kind=kind)
     return _run(view, cmd, _here(token) + "#tables",
                 lambda err: _page(view, refusal(err), {"label" if err.field == "label" else "seats": t(err.msg)},
                                   form=form))
@@ -394,8 +402,82 @@ def sala(token):
         return resp
     info = night(view)
     tables = tables_now(view, info)
-    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or [[]]
-    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE))
+    tour = _sala_tournament(info) if info["club"].get("format") == "stages" else None
+    if tour is not None:
+        info = {**info, "clock": tour["clock"], "standings": []}
+    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or ([] if tour else [[]])
+    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE), tour=tour)
+
+
+SEATING_PAGE = 20       # seating rows on one sala page (two columns of ten)
+STANDING_PAGE = 16      # rows of one group's standings on one sala page
+
+
+def _sala_tournament(info: dict) -> dict:
+    """The sala as announcer for a tournament: the next seating of every stage (tables, byes), each
+    group's standings, each knockout's bracket, the stage clock, and the night's classification once
+    every stage is done (rules/tournament.md)."""
+    from ..club.stage_proposals import propose_stage
+    from ..club.tournament import tournament_state
+
+    club = info["club"]
+    matches = info["matches"]
+    state = tournament_state(club, matches)
+    rows, byes = [], []
+    for k, st in enumerate(state["stages"]):
+        p = propose_stage(club, matches, k)
+        for tb in p.tables:
+            rows.append({"table": tb["table"], "a": tb["a"], "b": tb["b"], "stage": st["name"],
+                         "round": tb.get("round", p.round)})
+        byes += [{"pair": x, "stage": st["name"]} for x in p.free]
+    seating = [rows[i:i + SEATING_PAGE] for i in range(0, len(rows), SEATING_PAGE)]
+    standings_pages = []
+    for st in state["stages"]:
+        for gi, grp in enumerate(st.get("groups") or []):
+            for i in range(0, len(grp["standings"]), STANDING_PAGE):
+                standings_pages.append({"stage": st["name"], "group": gi + 1 if len(st["groups"]) > 1 else None,
+                                        "rows": grp["standings"][i:i + STANDING_PAGE]})
+        if st.get("standings"):
+            for i in range(0, len(st["standings"]), STANDING_PAGE):
+                standings_pages.append({"stage": st["name"], "group": None, "rows": st["standings"][i:i + STANDING_PAGE]})
+    brackets = [page for st in state["stages"] if st.get("bracket") for page in _bracket_pages(st)]
+    return {"state": state, "seating": seating, "byes": byes, "standings": standings_pages, "brackets": brackets,
+            "classification": state.get("classification"), "clock": _stage_clock(club, info)}
+
+
+BRACKET_TIES = 8        # round-1 ties on one sala page: a bracket of 64 pairs turns in four pages and its finals
+
+
+def _bracket_pages(st: dict) -> list[dict]:
+    """A bracket in pages of at most 8 round-1 ties, each with the rounds that follow from them; the rounds
+    with fewer ties than pages (the semifinals, the final) on a page of their own."""
+    rounds = st["bracket"]
+    parts = -(-len(rounds[0]) // BRACKET_TIES)
+    if parts <= 1:
+        return [{"name": st["name"], "rounds": rounds, "ties": max(1, len(rounds[0]))}]
+    out = []
+    for q in range(parts):
+        cut = [rnd[q * len(rnd) // parts:(q + 1) * len(rnd) // parts] for rnd in rounds if len(rnd) >= parts]
+        out.append({"name": st["name"], "part": f"{q + 1}/{parts + 1}", "rounds": cut, "ties": max(1, len(cut[0]))})
+    finals = [rnd for rnd in rounds if len(rnd) < parts]
+    if finals:
+        out.append({"name": st["name"], "part": f"{parts + 1}/{parts + 1}", "rounds": finals,
+                    "ties": max(1, len(finals[0]))})
+    return out
+
+
+def _stage_clock(club: dict, info: dict) -> dict | None:
+    """The clock of the stage round started last (side-by-side stages share it), stopped once no match
+    of the night is in play."""
+    latest = None
+    for k, plan in enumerate(club["stages"]):
+        for rnd, stamp in (plan.get("clock") or {}).items():
+            if latest is None or stamp > latest[0]:
+                latest = (stamp, plan.get("minutes") or club.get("minutes"))
+    if latest is None or not latest[1]:
+        return None
+    live = [m for m in info["matches"] if not match_result(m)[0]]
+    return _clock({"clock": {"1": latest[0]}, "minutes": latest[1]}, 1, stopped=not live)
 
 
 define("clubweb", {"card_qr": N_("QR code of the scoring link of table %(table)s")})
@@ -410,14 +492,25 @@ def table_round(view: SessionView, gi: int | None = None) -> dict | None:
     club = view.header.get("club") or {}
     games = view.games
     heads = [g.head for g in games]
-    rnd = round_in_play(heads, club)
     mine = [i for i, h in enumerate(heads) if h.get("table") == view.table]
     if gi is None:
         gi = (request.view_args or {}).get("gi")
+    if club.get("format") == "stages":
+        # a tournament: the round and clock of the stage of this table's game (stages count their own rounds)
+        at = gi if isinstance(gi, int) and 0 <= gi < len(heads) else (mine[-1] if mine else None)
+        k = heads[at].get("stage") if at is not None else None
+        heads_k = [h for h in heads if h.get("stage") == k and k is not None]
+        plan = club["stages"][k] if k is not None and k < len(club["stages"]) else {}
+        club = {"clock": plan.get("clock") or {}, "minutes": plan.get("minutes") or club.get("minutes")}
+        rnd = round_in_play(heads_k, {})
+        pool = [g for g in games if g.head.get("stage") == k and k is not None]
+    else:
+        rnd = round_in_play(heads, club)
+        pool = games
     newer = None
     if mine and isinstance(gi, int) and gi < mine[-1]:
         newer = url_for(f"{games[mine[-1]].kind}.game", token=view.token, gi=mine[-1])
-    in_round = [g for g in games if g.head.get("round") == rnd and rnd]
+    in_round = [g for g in pool if g.head.get("round") == rnd and rnd]
     over = bool(in_round) and all(g.head.get("ended") or (g.state or {}).get("match_winner") for g in in_round)
     planned = club.get("rounds")
     return {"gi": gi if isinstance(gi, int) else None, "round": rnd, "clock": _clock(club, rnd, over),

@@ -190,8 +190,10 @@ def game_state(view: SessionView, gi) -> GameState | None:
     rec = games[gi]
     st = rec.state if isinstance(rec.state, dict) else {}
     finished = bool(st.get("match_winner")) or rec.head.get("ended") is True or st.get("ended") is True
-    phase = phase_of(rec.head, finished, len(rec.items) > 0,
-                     round_in_play([g.head for g in games], view.header.get("club") or {}))
+    # a tournament's stages count their rounds each on its own (rules/tournament.md): a knockout's round 1
+    # is in play while the groups had five
+    same = [g.head for g in games if g.head.get("stage") == rec.head.get("stage")]
+    phase = phase_of(rec.head, finished, len(rec.items) > 0, round_in_play(same, view.header.get("club") or {}))
     return GameState(phase, rec.head.get("table"))
 
 
@@ -345,7 +347,8 @@ def _result_changed(view: SessionView, gi: int, before) -> None:
     rec = view.games[gi] if gi < len(view.games) else None
     if rec is None or rec.head.get("round") is None:
         return
-    if rec.head["round"] >= round_in_play([g.head for g in view.games], view.header.get("club") or {}):
+    same = [g.head for g in view.games if g.head.get("stage") == rec.head.get("stage")]
+    if rec.head["round"] >= round_in_play(same, view.header.get("club") or {}):
         return
     fresh = service.game(get_db(), view.id, gi)
     if _result(fresh) == before:

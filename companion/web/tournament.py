@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import json
+
 from flask import Blueprint, abort, request, url_for
 
 from .. import events, kinds, service
@@ -20,7 +22,9 @@ from ..club.tournament import tournament_state
 from ..db import get_db
 from ..errors import RuleError
 from ..messages import N_, define
-from .common import SessionView, open_session, refusal, render, request_key, require_edit, see_other
+from ..club.commands import Night, Swap, StartStage, handle
+from .. import numbers, store
+from .common import SessionView, check, open_session, refusal, render, request_key, require_edit, see_other
 from .i18n import t
 
 bp = Blueprint("tournament", __name__)
@@ -79,7 +83,7 @@ def _settings(club: dict | None) -> dict:
     return out
 
 
-def _page(view: SessionView, status: int = 200, errors: dict | None = None, form=None):
+def _page(view: SessionView, status: int = 200, errors: dict | None = None, form=None, plans: dict | None = None):
     club = _club(view)
     pairs = club["pairs"] if club else []
     paired = {x for p in pairs for x in p}
@@ -87,13 +91,14 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, form
            "started": _started(view), "errors": errors or {}, "form": form, "templates": TEMPLATES,
            "settings": _settings(club), "stages": [], "night": None}
     if club:
-        ctx["stages"], ctx["night"] = _stages(view, club)
+        ctx["stages"], ctx["night"] = _stages(view, club, plans or {})
     return render("club/tournament.html", view, status=status, **ctx)
 
 
-def _stages(view: SessionView, club: dict) -> tuple[list[dict], list | None]:
-    """Each stage as the state says it, with its next proposal (read only: the rounds page starts it), and
-    the night's classification once every stage is done."""
+def _stages(view: SessionView, club: dict, plans: dict) -> tuple[list[dict], list | None]:
+    """Each stage as the state says it, with its next proposal (or the swapped plan the organizer is
+    preparing: ``plans[k]``) and the places a swap can name, and the night's classification once every
+    stage is done."""
     games = view.games
     heads = [g.head if g.head.get("round") is not None else {} for g in games]
     states = [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(games, heads)]
@@ -102,7 +107,10 @@ def _stages(view: SessionView, club: dict) -> tuple[list[dict], list | None]:
     out = []
     for k, st in enumerate(state["stages"]):
         p = propose_stage(club, matches, k)
-        out.append({**st, "proposal": p if p.tables else None})
+        plan = plans.get(k) or ({"tables": p.tables, "free": p.free} if p.tables else None)
+        out.append({**st, "index": k, "proposal": p if p.tables else None, "plan": plan,
+                    "plan_json": json.dumps(plan, ensure_ascii=False) if plan else "",
+                    "places": _places(plan, st["format"]) if plan else []})
     return out, state.get("classification")
 
 
@@ -244,3 +252,155 @@ def plan(token):
     except RuleError as err:
         return _refuse(token, err, "plan")
     return see_other(_here(token))
+
+
+# -- starting a stage's round (rules/tournament.md, "Proposing") -------------------------------------
+
+def _places(plan: dict, fmt: str) -> list[dict]:
+    """What a swap can name: a table's label (knockout: swap two tables, or flip team A), or a pair."""
+    out = []
+    for ti, tb in enumerate(plan["tables"]):
+        if fmt == "knockout":
+            out.append({"id": f"t:{ti}", "name": t({"code": "tweb.table_place", "label": tb["table"]})})
+        else:
+            out += [{"id": f"{ti}:a", "name": " & ".join(tb["a"])}, {"id": f"{ti}:b", "name": " & ".join(tb["b"])}]
+    return out
+
+
+define("tweb", {
+    "table_place": N_("Table %(label)s"),
+    "bad_swap": N_("Choose two places of this plan to swap."),
+})
+
+
+def _read_stage_plan(form) -> tuple[int, dict]:
+    try:
+        k = int(form.get("stage", ""))
+        plan = json.loads(form.get("plan", ""))
+        if not isinstance(plan, dict) or not isinstance(plan.get("tables"), list) or not isinstance(
+                plan.get("free", []), list):
+            raise ValueError
+        two = (lambda x: isinstance(x, list) and len(x) == 2 and all(isinstance(n, str) for n in x))
+        for tb in plan["tables"]:
+            if not (isinstance(tb, dict) and isinstance(tb.get("table"), str) and two(tb.get("a")) and two(tb.get("b"))):
+                raise ValueError
+        if not all(two(x) for x in plan.get("free", [])):
+            raise ValueError
+        return k, plan
+    except (ValueError, TypeError):
+        abort(400)
+
+
+def swap_stage_plan(plan: dict, fmt: str, x: str, y: str) -> dict:
+    """Two places of a stage's plan swapped (nothing is written). Groups and Swiss: two pairs change
+    seats; a knockout: two ties change tables, or the same table twice: its pairs change sides."""
+    tables = plan["tables"]
+    try:
+        if fmt == "knockout":
+            i, j = (int(v.split(":")[1]) for v in (x, y))
+            if not (x.startswith("t:") and y.startswith("t:")) or not (0 <= i < len(tables) and 0 <= j < len(tables)):
+                raise ValueError
+            if i == j:
+                tables[i]["a"], tables[i]["b"] = tables[i]["b"], tables[i]["a"]
+            else:
+                tables[i]["table"], tables[j]["table"] = tables[j]["table"], tables[i]["table"]
+                tables.sort(key=lambda tb: (len(tb["table"]), tb["table"]))
+            return plan
+        (ti, si), (tj, sj) = ((int(v.split(":")[0]), v.split(":")[1]) for v in (x, y))
+        if x == y or si not in "ab" or sj not in "ab" or not (0 <= ti < len(tables) and 0 <= tj < len(tables)):
+            raise ValueError
+        tables[ti][si], tables[tj][sj] = tables[tj][sj], tables[ti][si]
+        return plan
+    except (ValueError, IndexError, KeyError, TypeError):
+        raise RuleError("tweb.bad_swap", "swap", field="swap") from None
+
+
+@bp.post("/s/<token>/tournament/swap")
+def swap(token):
+    """Swap two places of a stage's proposed round: the page comes back with it, nothing is written."""
+    view = _organizer(token)
+    check(view, "swap")
+    club = _club(view) or abort(400)
+    k, plan = _read_stage_plan(request.form)
+    if not 0 <= k < len(club["stages"]):
+        abort(400)
+    try:
+        swap_stage_plan(plan, club["stages"][k]["format"], request.form.get("x", ""), request.form.get("y", ""))
+    except RuleError as err:
+        return _page(view, 422, {f"swap{k}": t(err.msg)}, plans={k: plan})
+    return _page(view, plans={k: plan})
+
+
+@bp.post("/s/<token>/tournament/start")
+def start(token):
+    """Start a stage's round (a knockout: its ready ties) as proposed or swapped: the stage's byes and
+    clock and a Mus match at each table, each with its table link: one write, all or none."""
+    from .. import security, service
+
+    view = _organizer(token)
+    check(view, "start_round")
+    _club(view) or abort(400)
+    k, plan = _read_stage_plan(request.form)
+    if not _started(view) and request.form.get("confirm") != "1":
+        # the first stage game fixes the pairs and the plan for good: asked first
+        from ..permit import Decision
+        from .common import _ask
+
+        return _ask(view, Decision(True, ask="start_stage"), None)
+    try:
+        cmd = StartStage(stage=k, plan=plan, now=store.now())
+        steps = handle(cmd, Night(view.header, view.games))
+        service.run(get_db(), view.row, steps, browser=security.browser_id(), key=request_key(),
+                    seen_version=request.form.get("v", type=numbers.int_or_none), location=_here(token))
+    except RuleError as err:
+        return _page(open_session(token), refusal(err), {f"start{k}": t(err.msg)}, plans={k: plan})
+    return see_other(_here(token))
+
+
+# -- printing: the pairings sheet of the rounds in play, the brackets ----------------------------------
+
+def _sheet(view: SessionView, club: dict, done: set) -> list[dict]:
+    """Each stage's latest round in play (a stage done is left out): its tables (label, team A, team B) and
+    byes."""
+    out = []
+    for k, plan in enumerate(club["stages"]):
+        heads = [g.head for g in view.games if g.head.get("stage") == k]
+        if not heads or k in done:
+            continue
+        rnd = max(h["round"] for h in heads)
+        if plan["format"] == "knockout":        # every tie started and not yet followed by a later one
+            rows = [h for h in heads if h["round"] == rnd or not any(o["round"] > h["round"] for o in heads)]
+        else:
+            rows = [h for h in heads if h["round"] == rnd]
+        from ..web.club_links import label_order
+
+        rows = sorted(rows, key=lambda h: label_order(h["table"]))
+        out.append({"name": plan["name"], "round": rnd, "knockout": plan["format"] == "knockout",
+                    "tables": [{"table": h["table"], "round": h["round"], "a": h["seats"][0::2], "b": h["seats"][1::2],
+                                "to_win": (h.get("rules") or {}).get("games_to_win")} for h in rows],
+                    "byes": (plan.get("byes") or {}).get(str(rnd), [])})
+    return out
+
+
+@bp.get("/s/<token>/tournament/sheet")
+def sheet(token):
+    """The pairings of the rounds in play on one A4 page, to pin on the wall."""
+    view = _organizer(token)
+    check(view, "club_setup")
+    club = _club(view) or abort(404)
+    stages, _night = _stages(view, club, {})
+    done = {k for k, st in enumerate(stages) if st["done"]}
+    return render("club/sheet.html", view, stages=_sheet(view, club, done))
+
+
+@bp.get("/s/<token>/tournament/bracket")
+def bracket(token):
+    """Each knockout drawn for print (A4 landscape, 8 round-1 ties a sheet and a sheet of its finals)."""
+    from .club import _bracket_pages
+
+    view = _organizer(token)
+    check(view, "club_setup")
+    club = _club(view) or abort(404)
+    stages, _night = _stages(view, club, {})
+    pages = [p for st in stages if st.get("bracket") for p in _bracket_pages(st)]
+    return render("club/bracket_print.html", view, pages=pages)
