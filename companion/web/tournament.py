@@ -179,6 +179,7 @@ def _refuse(token: str, err: RuleError, field: str):
 def paste(token):
     """Pairs pasted one a line, added after the registered ones (seed order is the order listed)."""
     view = _organizer(token)
+    check(view, "club_setup")
     if _started(view):
         return _page(view, 409, {"pairs": t({"code": "tweb.started"})})
     club = _club(view)
@@ -197,6 +198,7 @@ def paste(token):
 def pair(token):
     """A pair by tapping two names of the session."""
     view = _organizer(token)
+    check(view, "club_setup")
     if _started(view):
         return _page(view, 409, {"pair": t({"code": "tweb.started"})})
     club = _club(view)
@@ -216,13 +218,14 @@ def pair(token):
 def checkin(token):
     """The pairs present: the others are taken out before the first stage starts."""
     view = _organizer(token)
+    check(view, "club_setup")
     club = _club(view)
     if club is None:
         abort(400)
     if _started(view):
         return _page(view, 409, {"checkin": t({"code": "tweb.started"})})
     here = [club["pairs"][int(i)] for i in request.form.getlist("present")
-            if i.isdigit() and int(i) < len(club["pairs"])]
+            if numbers.is_ascii_int(i) and len(i) <= 3 and int(i) < len(club["pairs"])]
     try:
         _save(view, check_in(club["pairs"], here), [])
     except RuleError as err:
@@ -234,6 +237,7 @@ def checkin(token):
 def plan(token):
     """The stage plan: a template and its numbers."""
     view = _organizer(token)
+    check(view, "club_setup")
     club = _club(view)
     if club is None:
         abort(400)
@@ -243,7 +247,7 @@ def plan(token):
     settings = {"template": form.get("template", ""), "third_place": form.get("third_place") == "on"}
     for key in NUMBERS:
         raw = (form.get(key) or "").strip() or "0"
-        if not raw.isdigit() or len(raw) > 3:
+        if not numbers.is_ascii_int(raw) or len(raw) > 3:
             return _page(view, 422, {"plan": t({"code": "tweb.number", "field": key})}, form=form)
         settings[key] = int(raw)
     try:
