@@ -175,14 +175,25 @@ def _refuse(token: str, err: RuleError, field: str):
     return _page(open_session(token), refusal(err), {field: t(err.msg)}, form=request.form)
 
 
+def _setup_step(token: str, field: str, need_club: bool = True):
+    """What every setup write checks first: the organizer's link, ``permit``, a tournament to change (when
+    ``need_club``) and none of it begun. (view, club, None), or (view, club, the refusal to answer)."""
+    view = _organizer(token)
+    check(view, "club_setup")
+    club = _club(view)
+    if need_club and club is None:
+        abort(400)
+    if _started(view):
+        return view, club, _page(view, 409, {field: t({"code": "tweb.started"})})
+    return view, club, None
+
+
 @bp.post("/s/<token>/tournament/paste")
 def paste(token):
     """Pairs pasted one a line, added after the registered ones (seed order is the order listed)."""
-    view = _organizer(token)
-    check(view, "club_setup")
-    if _started(view):
-        return _page(view, 409, {"pairs": t({"code": "tweb.started"})})
-    club = _club(view)
+    view, club, refused = _setup_step(token, "pairs", need_club=False)
+    if refused:
+        return refused
     before = club["pairs"] if club else []
     pairs, new, errors = parse_pairs(request.form.get("pairs", ""), view.players, before)
     if errors:
@@ -197,11 +208,9 @@ def paste(token):
 @bp.post("/s/<token>/tournament/pair")
 def pair(token):
     """A pair by tapping two names of the session."""
-    view = _organizer(token)
-    check(view, "club_setup")
-    if _started(view):
-        return _page(view, 409, {"pair": t({"code": "tweb.started"})})
-    club = _club(view)
+    view, club, refused = _setup_step(token, "pair", need_club=False)
+    if refused:
+        return refused
     before = club["pairs"] if club else []
     a, b = request.form.get("a", ""), request.form.get("b", "")
     paired = {x for p in before for x in p}
@@ -217,13 +226,9 @@ def pair(token):
 @bp.post("/s/<token>/tournament/checkin")
 def checkin(token):
     """The pairs present: the others are taken out before the first stage starts."""
-    view = _organizer(token)
-    check(view, "club_setup")
-    club = _club(view)
-    if club is None:
-        abort(400)
-    if _started(view):
-        return _page(view, 409, {"checkin": t({"code": "tweb.started"})})
+    view, club, refused = _setup_step(token, "checkin")
+    if refused:
+        return refused
     here = [club["pairs"][int(i)] for i in request.form.getlist("present")
             if numbers.is_ascii_int(i) and len(i) <= 3 and int(i) < len(club["pairs"])]
     try:
@@ -236,13 +241,9 @@ def checkin(token):
 @bp.post("/s/<token>/tournament/plan")
 def plan(token):
     """The stage plan: a template and its numbers."""
-    view = _organizer(token)
-    check(view, "club_setup")
-    club = _club(view)
-    if club is None:
-        abort(400)
-    if _started(view):
-        return _page(view, 409, {"plan": t({"code": "tweb.started"})})
+    view, club, refused = _setup_step(token, "plan")
+    if refused:
+        return refused
     form = request.form
     settings = {"template": form.get("template", ""), "third_place": form.get("third_place") == "on"}
     for key in NUMBERS:
