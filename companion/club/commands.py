@@ -32,7 +32,7 @@ define("clubweb", {
     "stage_nothing": N_("This stage has nothing to start now."),
     "stage_plan": N_("This plan is not the stage's proposal: propose it again."),
     "stage_labels": N_("Every table of the round needs its own label."),
-    "table_kind": N_("Choose Mus, Newmarket or Desmoche."),
+    "table_kind": N_("Choose one of the games offered."),
 })
 
 SETUP_FIELDS = ("format", "pairs", "minutes", "rounds", "games_to_win")
@@ -106,7 +106,7 @@ class AddTable:
     command: ClassVar[str] = "add_table"
     label: str
     seats: tuple[str, ...]
-    kind: str = "mus"       # or newmarket, desmoche: a chips game at a table (the kind's default rules)
+    kind: str = ""          # "": the club's match; else a kind offering a table game (Kind.table_game)
 
 
 @dataclass(frozen=True)
@@ -383,27 +383,35 @@ def add_table(cmd: AddTable, night: Night) -> Plan:
     except RuleError as err:
         err.field = "label"
         raise
-    if cmd.kind == "mus":
+    if not cmd.kind:
         return Plan([("add_game", {"game": _mus_game(night.club or {}, cmd.seats, table=label)})], [label])
     return Plan([("add_game", {"game": {**_chips_game(cmd.kind, night.players, cmd.seats), "table": label}})], [label])
 
 
-TABLE_KINDS = ("mus", "newmarket", "desmoche")
+def table_kinds() -> list[str]:
+    """The kinds the organizer may put at a table besides the club's matches (``Kind.table_game``)."""
+    return [name for name, kind in kinds.KINDS.items() if _offers_table(kind)]
+
+
+def _offers_table(kind) -> bool:
+    try:
+        return kind.table_game(["a", "b", "c", "d"], ["a", "b", "c"]) is not None
+    except RuleError:
+        return True         # offered; these seats do not fit it
 
 
 def _chips_game(kind: str, players: list[str], seats) -> dict:
-    """A Newmarket or Desmoche game with its kind's default rules, the seats in the order chosen."""
-    if kind not in TABLE_KINDS:
+    """A game of the kind with its default rules (``Kind.table_game``), the seats in the order chosen."""
+    game = None
+    if kind in kinds.KINDS:
+        try:
+            game = kinds.KINDS[kind].table_game(players, [s for s in seats if s])
+        except RuleError as err:
+            err.field = "seats"
+            raise
+    if game is None:
         raise RuleError("clubweb.table_kind", "kind", field="seats")
-    if kind == "newmarket":
-        from ..kinds.newmarket.options import NewmarketSpec as Spec
-    else:
-        from ..kinds.desmoche.options import Spec
-    try:
-        return kinds.KINDS[kind].new_game(players, Spec(seats=[s for s in seats if s]))
-    except RuleError as err:
-        err.field = "seats"
-        raise
+    return game
 
 
 # -- the proposed plan: checked, and two places swapped ----------------------------------------------

@@ -242,6 +242,11 @@ class Kind(Protocol):
         "ranks": [1, 2, ...] (1 best, equal when tied)} once the game is finished; None while it goes on
         (``ranked_by_net`` is the usual answer of a game that ends: every player ranked by net)."""
 
+    def table_game(self, players: list[str], seats: list[str]) -> dict | None:
+        """A new game of this kind with its default rules for these seats, put at a club night's table by
+        the organizer (a free night's chips game); None: the kind is not offered there (the club's own
+        matches are made from its rules). RuleError naming the seats when they do not fit."""
+
     def undone(self, rec: GameRec) -> Msg | None:
         """What undo is about to take back, as the game page's toast says it after ("Undone: ..."); None:
         the app's own words ("Undone: the last step")."""

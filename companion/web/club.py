@@ -15,7 +15,7 @@ from ..club.night import current_round, round_in_play
 from ..club.results import round_matches
 from ..club.proposals import propose
 from ..club.results import match_result
-from ..club.commands import AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle
+from ..club.commands import AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle, table_kinds
 from ..club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
 from ..db import get_db
 from ..errors import RuleError
@@ -144,6 +144,7 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
         ctx.update(next_round=rnd, plan=plan, plan_json=json.dumps(plan, ensure_ascii=False),
                    units=_unit_choices(club, plan))
     ctx["table_links"] = _table_links(view)
+    ctx["table_kinds"] = [(name, kinds.KINDS[name].title) for name in table_kinds()]
     ctx["log"] = _log_rows(view, info)
     ctx["running"] = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
     return render("club/club.html", view, status=status, **ctx)
@@ -321,10 +322,10 @@ def add_table(token):
     """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
     view = _organizer(token, "add_table")
     form = request.form
-    kind = form.get("kind", "mus")
-    if kind == "mus":
+    kind = form.get("kind", "")      # "": the club's match; else a kind's table game (Kind.table_game)
+    if not kind:
         seats = tuple(form.get(f"seat{i}", "") for i in range(4))
-    else:       # a chips game: the players ticked, in the order of the session
+    else:       # another kind's game: the players ticked, in the order of the session
         seats = tuple(p for p in form.getlist("players") if p in view.players)
     cmd = AddTable(label=form.get("label", ""), seats=seats, kind=kind)
     return _run(view, cmd, _here(token) + "#tables",

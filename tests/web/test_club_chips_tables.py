@@ -48,7 +48,7 @@ def test_a_bad_chips_table_is_refused_beside_the_form(client):
     resp = add(client, edit, label="11", kind="newmarket", players=["Ane"])
     assert resp.status_code == 422 and 'id="err-seats"' in resp.get_data(as_text=True)
     resp = add(client, edit, label="11", kind="poker", players=["Ane", "Bea", "Carlos"])
-    assert resp.status_code == 422 and "Choose Mus, Newmarket or Desmoche" in resp.get_data(as_text=True)
+    assert resp.status_code == 422 and "Choose one of the games offered" in resp.get_data(as_text=True)
     resp = add(client, edit, label="", kind="desmoche", players=["Ane", "Bea", "Carlos"])
     assert resp.status_code == 422 and 'id="err-label"' in resp.get_data(as_text=True)
     page = client.get(edit + "/club").get_data(as_text=True)

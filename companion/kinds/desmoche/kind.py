@@ -90,6 +90,11 @@ class DesmocheKind:
 
     def undone(self, rec: GameRec) -> None:
         return None
+
+    def table_game(self, players: list[str], seats: list[str]) -> dict:
+        from .options import Spec
+
+        return self.new_game(players, Spec(seats=list(seats)))
     def partnership(self, rec: GameRec) -> None:
         return None
 

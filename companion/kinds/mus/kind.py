@@ -676,6 +676,9 @@ class MusKind:
     def undone(self, rec: GameRec) -> dict | None:
         return undone(self, rec)
 
+    def table_game(self, players: list[str], seats: list[str]) -> None:
+        return None         # a club's Mus tables are its matches, made from the club's own rules
+
     def partnership(self, rec: GameRec) -> dict:
         """Who played with whom, and how it went (the players' pages: partners over time)."""
         seats = rec.head["seats"]

@@ -129,6 +129,11 @@ class NewmarketKind:
 
     def undone(self, rec: GameRec) -> None:
         return None
+
+    def table_game(self, players: list[str], seats: list[str]) -> dict:
+        from .options import NewmarketSpec
+
+        return self.new_game(players, NewmarketSpec(seats=list(seats)))
     def partnership(self, rec: GameRec) -> None:
         return None   # no teams in Newmarket
 

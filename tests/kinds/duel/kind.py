@@ -144,6 +144,9 @@ class DuelKind:
     def undone(self, rec: GameRec) -> None:
         return None
 
+    def table_game(self, players: list[str], seats: list[str]) -> None:
+        return None
+
     def history(self, rec: GameRec) -> list[dict]:
         rounds = [{"label": msg("duel.point"), "meta": [], "moves": [{"who": it.body["to"], "amount": 1,
                                                                     "why": msg("duel.point")}]}
