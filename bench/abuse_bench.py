@@ -140,7 +140,7 @@ def attack_file() -> bytes:
 def heaviest_file() -> bytes:
     """The heaviest file the reader still builds: just under MAX_VALUES values of strings (8 MB); it is no session file (422) once built."""
     sys.path.insert(0, ROOT)
-    from companion.jsonparse import MAX_VALUES
+    from companion.domain.jsonparse import MAX_VALUES
 
     n = MAX_VALUES - 10
     width = (8_000_000 - 2) // n - 3      # '"' x '",'

@@ -6,7 +6,7 @@ then a cProfile of 5 sala changed polls at 40 tables: where the sala's time goes
 import sys, os, re, time, tempfile, statistics, cProfile, pstats
 sys.path.insert(0, "bench")
 from club_demo import bench_doc, write_db
-from companion.app import create_app
+from companion.web.app import create_app
 for N in (12, 40):
     d = tempfile.mkdtemp(); db = os.path.join(d, "c.db")
     night = write_db(db, bench_doc(N))

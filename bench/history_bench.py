@@ -38,9 +38,11 @@ from datetime import datetime, timedelta, timezone
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from companion import create_app, service, session as S, store  # noqa: E402
-from companion.db import connect, init_db  # noqa: E402
-from companion.errors import RuleError  # noqa: E402
+from companion import create_app, service  # noqa: E402
+from companion.domain import session as S
+from companion.storage import store
+from companion.storage.db import connect, init_db  # noqa: E402
+from companion.domain.errors import RuleError  # noqa: E402
 from companion.kinds.mus.hand import Play, start_state  # noqa: E402
 from companion.kinds.mus.kind import ctx_of  # noqa: E402
 from companion.kinds.mus.shape import norm_head, norm_item  # noqa: E402

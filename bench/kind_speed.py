@@ -23,7 +23,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "
 from companion.kinds.desmoche import KIND as DESMOCHE, actions as DA  # noqa: E402
 from companion.kinds.newmarket import KIND as NEWMARKET  # noqa: E402
 from companion.kinds.newmarket import actions as NA  # noqa: E402
-from companion.settle import _fewest_cached, settle  # noqa: E402
+from companion.domain.settle import _fewest_cached, settle  # noqa: E402
 from dm_helpers import PLAYERS as DM_PLAYERS  # noqa: E402
 from nm_helpers import P4  # noqa: E402
 from test_desmoche_speed import SEATS4, long_series  # noqa: E402  (the tests' long games)

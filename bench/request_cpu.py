@@ -182,8 +182,8 @@ def in_process(rounds: int, n: int) -> dict:
 
 
 def start_bare(port: int) -> subprocess.Popen:
-    """The bare WSGI app on gunicorn with `companion serve`'s own settings (companion.server)."""
-    from companion.server import default_workers, gunicorn_options
+    """The bare WSGI app on gunicorn with `companion serve`'s own settings (companion.ops.server)."""
+    from companion.ops.server import default_workers, gunicorn_options
 
     folder = tempfile.mkdtemp(prefix="bare-")
     with open(os.path.join(folder, "bare_app.py"), "w") as fh:

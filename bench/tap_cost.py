@@ -18,9 +18,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from companion import create_app, db as dbm, service, store  # noqa: E402
+from companion import create_app, service  # noqa: E402
+from companion.storage import store
+from companion.storage import db as dbm
 from companion.kinds.mus import hand as mus_hand  # noqa: E402
-from companion.session import FORMAT, load  # noqa: E402
+from companion.domain.session import FORMAT, load  # noqa: E402
 
 SEATS = ["Ane", "Bea", "Carlos", "Dani"]
 

@@ -1,6 +1,6 @@
 """Companion: a phone app beside a real card table.
 
-``create_app`` (the Flask app factory) lives in ``companion.app``; importing this package does not import
+``create_app`` (the Flask app factory) lives in ``companion.web.app``; importing this package does not import
 Flask, so that ``companion state FILE`` and the rule engines stay light.
 """
 __version__ = "0.3.0"     # the one place: pyproject.toml reads it (dynamic version)
@@ -8,7 +8,7 @@ __version__ = "0.3.0"     # the one place: pyproject.toml reads it (dynamic vers
 
 def __getattr__(name):
     if name == "create_app":
-        from .app import create_app
+        from companion.web.app import create_app
 
         return create_app
     raise AttributeError(name)

@@ -1,3 +1,3 @@
-from .cli import main
+from companion.ops.cli import main
 
 main()

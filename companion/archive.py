@@ -22,9 +22,9 @@ import zlib
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from .errors import RuleError
-from .messages import N_, NP_, define, msg
-from .session import Session, load
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, NP_, define, msg
+from companion.domain.session import Session, load
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_ARCHIVE_FILES = 10_000
@@ -96,7 +96,7 @@ def check_work(doc) -> int:
 def read_session(data: bytes | str) -> Session:
     """A session file's bytes, parsed, limited and checked (web import, archive, command line): the one
     reader, ``session.read_file``, with the work limits first."""
-    from .jsonparse import parse_document
+    from companion.domain.jsonparse import parse_document
 
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     entries = count_entries(raw)
@@ -225,7 +225,7 @@ def open_zip(stream: BinaryIO) -> tuple[zipfile.ZipFile, list[zipfile.ZipInfo], 
 def import_zip(db, stream: BinaryIO, *, browser: str, key: str | None) -> int:
     """Import every session of the zip in ``stream`` in one transaction, or none (ArchiveError says why).
     Returns how many sessions the zip holds (a retry with the same ``key`` imports nothing more)."""
-    from . import service    # not at the top: the command line's ``state`` reads files without SQLite
+    from companion import service    # not at the top: the command line's ``state`` reads files without SQLite
 
     zf, infos, size = open_zip(stream)
     with zf:

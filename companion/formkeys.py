@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 from contextvars import ContextVar
 
-from .errors import KeyReused  # noqa: F401 (raised by the store, answered here)
-from .messages import N_, define
+from companion.domain.errors import KeyReused  # noqa: F401 (raised by the store, answered here)
+from companion.domain.messages import N_, define
 
 define("formkey", {"used": N_("This form was already used (with other values, or elsewhere): nothing was "
                               "changed. Reload the page and try again.")})
@@ -58,13 +58,13 @@ def install(app) -> None:
     """A reused key is answered 422 with the message, wherever the write was attempted."""
     from flask import render_template, request
 
-    from .web.i18n import t
+    from companion.web.i18n import t
 
     @app.errorhandler(KeyReused)
     def _reused(err):
         message = t(err.msg)
         if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":
-            from .messages import ENGLISH
+            from companion.domain.messages import ENGLISH
 
             return {"error": ENGLISH(err.msg), "status": 422}, 422
         return render_template("error.html", code=422, message=message), 422

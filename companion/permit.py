@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .messages import N_, define
+from companion.domain.messages import N_, define
 
 CAPABILITIES = ("organizer", "table", "scorer", "watch")
 

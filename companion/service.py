@@ -18,14 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from .storage.connection import Connection as Database
+from companion.storage.connection import Connection as Database
 
-from . import events, formkeys, summary
-from .storage import club_tables, store
-from .errors import RuleError
-from .kinds.base import GameRec, Item
-from .session import Session, player_key, state_of, to_doc
-from .storage.store import Written
+from companion import formkeys
+from companion.domain import summary
+from companion.domain import events
+from companion.storage import club_tables, store
+from companion.domain.errors import RuleError
+from companion.kinds.base import GameRec, Item
+from companion.domain.session import Session, player_key, state_of, to_doc
+from companion.storage.store import Written
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .club.commands import Plan
-from .errors import RuleError
-from .session import clean_name, clean_session_name
+from companion.club.commands import Plan
+from companion.domain.errors import RuleError
+from companion.domain.session import clean_name, clean_session_name
 
 
 @dataclass(frozen=True)

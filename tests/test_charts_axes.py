@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import pytest
 
-from companion import charts
+from companion.domain import charts
 
 X_LABEL = re.compile(r'<text class="x-label" x="([\d.]+)" y="[\d.]+" text-anchor="(\w+)"[^>]*>([^<]*)</text>')
 

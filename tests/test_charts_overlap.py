@@ -1,7 +1,7 @@
 """Charts: two players with identical lines both stay visible (issue 16)."""
 import re
 
-from companion.charts import OVERLAP_GAP, line_chart, overlap_offsets
+from companion.domain.charts import OVERLAP_GAP, line_chart, overlap_offsets
 
 
 def _lines(svg: str) -> list[list[tuple[float, float]]]:

@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.ops.cli import main
 
 DOC = {"format": "companion-session/1", "name": "Paper notes", "players": ["Ane", "Bea"], "games": []}
 
@@ -53,7 +53,7 @@ def test_state_imports_neither_flask_nor_sqlite(tmp_path):
 
     f = tmp_path / "s.json"
     f.write_text(json.dumps(DOC))
-    code = ("import sys, json; from companion.cli import main\n"
+    code = ("import sys, json; from companion.ops.cli import main\n"
             "try:\n    main(['state', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
             "print(json.dumps(sorted(m for m in ('flask', 'sqlite3', 'sqlite_utils', 'werkzeug') if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True, check=True).stdout

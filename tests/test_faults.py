@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from companion import create_app, registry
 from companion.storage import db as dbmod
-from companion.cli import main
+from companion.ops.cli import main
 from helpers import form_fields, new_session
 
 ES = {"Accept-Language": "es-ES,es;q=0.9"}

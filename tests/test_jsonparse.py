@@ -1,4 +1,4 @@
-"""companion.jsonparse: a session file's bytes become JSON, or a RuleError with the path of the first problem."""
+"""companion.domain.jsonparse: a session file's bytes become JSON, or a RuleError with the path of the first problem."""
 import json
 import re
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.errors import RuleError
-from companion.jsonparse import parse_document
-from companion.messages import CATALOG
+from companion.domain.errors import RuleError
+from companion.domain.jsonparse import parse_document
+from companion.domain.messages import CATALOG
 
 # A session file as in /work/shared/formats/session-v1.md (one game of each kind), with names beyond ASCII.
 SESSION = """\
@@ -442,7 +442,7 @@ def test_fuzz_mutated_documents(text, mutations, as_bytes):
 # ------------------------------------------------------------------------------- what a file costs in memory
 
 def test_too_many_values_are_refused_before_anything_is_built():
-    from companion.jsonparse import MAX_VALUES
+    from companion.domain.jsonparse import MAX_VALUES
 
     err = refused(b"[" + b"[]," * (MAX_VALUES // 2) + b"[]]")
     assert err.code == "file.too_many_values" and err.path == "$"

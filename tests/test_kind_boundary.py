@@ -28,7 +28,7 @@ ALLOWED: dict[str, tuple[set[str], str]] = {
     "companion/club/shape.py": ({"mus"}, _MUS_CLUB),
     "companion/web/club.py": ({"mus"}, _MUS_CLUB),
     "companion/web/tournament.py": ({"mus"}, _MUS_CLUB),
-    "companion/glossary.py": ({"mus", "newmarket", "desmoche"}, _GLOSSARY),
+    "companion/domain/glossary.py": ({"mus", "newmarket", "desmoche"}, _GLOSSARY),
     "companion/ratings/__init__.py": ({"mus"}, _RATINGS),
     "companion/ratings/contests.py": ({"mus"}, _RATINGS),
     "companion/ratings/derived.py": ({"mus"}, _RATINGS),

@@ -1,11 +1,11 @@
-"""The one number reader (companion/numbers.py): ASCII digits within bounds, everything else refused
+"""The one number reader (companion/domain/numbers.py): ASCII digits within bounds, everything else refused
 with a reason, never an exception other than NumberRefused (a ValueError)."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion import numbers
-from companion.numbers import NumberRefused, parse_int
+from companion.domain import numbers
+from companion.domain.numbers import NumberRefused, parse_int
 
 UNICODE_DIGITS = st.characters(categories=["Nd", "No", "Nl"]).filter(lambda c: not "0" <= c <= "9")
 

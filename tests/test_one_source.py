@@ -5,7 +5,7 @@ import tomllib
 from pathlib import Path
 
 import companion
-from companion.security import SECURITY_HEADERS
+from companion.web.security import SECURITY_HEADERS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.club.log import WHATS
-from companion.messages import CATALOG
+from companion.domain.messages import CATALOG
 from companion.permit import (CAPABILITIES, COMMANDS, DECISIONS, GAME_COMMANDS, GAME_PHASES, SESSION,
                               SESSION_COMMANDS, Decision, GameState, command_name, markdown, permit, phase_of)
 

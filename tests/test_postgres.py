@@ -223,7 +223,7 @@ def test_a_postgresql_database_of_0_4_upgrades_with_the_one_list(url):
 def test_an_unreachable_server_is_one_line_for_the_command_line(tmp_path):
     from click.testing import CliRunner
 
-    from companion.cli import main
+    from companion.ops.cli import main
 
     nowhere = f"postgresql://companion:secret@/companion?host={tmp_path}"
     result = CliRunner().invoke(main, ["check", "--db", nowhere])
@@ -254,7 +254,7 @@ def test_copy_moves_a_night_to_postgresql_and_every_link_goes_on_working(url, tm
     from click.testing import CliRunner
 
     from companion import create_app
-    from companion.cli import main
+    from companion.ops.cli import main
     from helpers import csrf, new_session
 
     path = str(tmp_path / "night.db")

@@ -294,7 +294,7 @@ def closed_within(s: socket.socket, seconds: float, dribble: bytes = b"") -> flo
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="gunicorn")
 def test_a_request_that_never_arrives_whole_and_an_idle_connection_are_closed(serve):
-    from companion import server
+    from companion.ops import server
 
     port, proc = serve()
     header = socket.create_connection(("127.0.0.1", port))
@@ -313,7 +313,7 @@ def test_a_request_that_never_arrives_whole_and_an_idle_connection_are_closed(se
 def test_the_deadlines_allow_a_slow_upload_its_size():
     from types import SimpleNamespace
 
-    from companion import server
+    from companion.ops import server
 
     assert server.request_allowance(SimpleNamespace(headers_finished=False, content_length=0)) == server.HEADER_SECONDS
     eight_mb = server.request_allowance(SimpleNamespace(headers_finished=True, content_length=8 * 1024 * 1024))
@@ -399,7 +399,7 @@ def test_reading_requests_ahead_keeps_http_as_it_was(serve):
 
 
 def test_a_request_is_whole_when_its_header_and_body_are_in():
-    from companion.server import HEADER_MAX, Incoming
+    from companion.ops.server import HEADER_MAX, Incoming
 
     def fed(*parts):
         incoming = Incoming()

@@ -2,7 +2,7 @@
 turns into its events; what the command alone can refuse is refused with the form field."""
 import pytest
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.permit import COMMANDS, SESSION_COMMANDS, command_name
 from companion.session_commands import AddPlayer, MarkPaid, RenameSession, ReplaceLink, SetBanker, Undo, handle
 

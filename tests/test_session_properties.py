@@ -8,9 +8,12 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import events, service, session as S, store
-from companion.db import connect, init_db
-from companion.errors import RuleError
+from companion import service
+from companion.domain import events
+from companion.domain import session as S
+from companion.storage import store
+from companion.storage.db import connect, init_db
+from companion.domain.errors import RuleError
 from kind_strategies import new_games, tap
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]

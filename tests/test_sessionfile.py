@@ -5,10 +5,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import service, session as S
-from companion.db import connect, init_db
-from companion import text as text_policy
-from companion.errors import RuleError
+from companion import service
+from companion.domain import session as S
+from companion.storage.db import connect, init_db
+from companion.domain import text as text_policy
+from companion.domain.errors import RuleError
 
 FORMAT = S.FORMAT
 names = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Co", "Zs", "Zl", "Zp")), min_size=1,

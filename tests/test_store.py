@@ -9,10 +9,12 @@ import time
 
 import pytest
 
-from companion import events, service, session as S
+from companion import service
+from companion.domain import events
+from companion.domain import session as S
 from companion.storage import store
 from companion.storage.db import connect, init_db
-from companion.errors import RuleError, Stale
+from companion.domain.errors import RuleError, Stale
 from companion.kinds.mus import KIND as MUS, actions as A
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani"]

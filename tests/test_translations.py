@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from companion import glossary
-from companion.messages import CATALOG
+from companion.domain import glossary
+from companion.domain.messages import CATALOG
 import companion.kinds  # noqa: F401  (registers every kind's messages)
 import companion.web  # noqa: F401  (registers the web's messages: ratings, club)
 

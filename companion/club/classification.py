@@ -7,7 +7,7 @@ knockout's 5=, the 5th placed of every group) share the first one's rank.
 """
 from __future__ import annotations
 
-from .stages import Tournament, ordered, source
+from companion.club.stages import Tournament, ordered, source
 
 
 def _order(t: Tournament, j: int) -> list[tuple]:

@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from .. import kinds
-from ..errors import RuleError
-from ..kinds.base import GameRec
-from ..messages import N_, define
-from ..numbers import parse_int
-from .night import round_in_play
-from .shape import clean_club, clean_label
-from .standings import PAIR_FORMATS
+from companion import kinds
+from companion.domain.errors import RuleError
+from companion.kinds.base import GameRec
+from companion.domain.messages import N_, define
+from companion.domain.numbers import parse_int
+from companion.club.night import round_in_play
+from companion.club.shape import clean_club, clean_label
+from companion.club.standings import PAIR_FORMATS
 
 define("clubweb", {
     "pair_line": N_("Line %(n)s: a pair is two players of this session, like \"Ane, Bea\""),
@@ -195,7 +195,7 @@ def start_round(cmd: StartRound, night: Night) -> Plan:
 
 def stage_matches(night: Night) -> list[dict]:
     """The night's round matches (``results.round_matches``) from the games' heads and running states."""
-    from .results import round_matches
+    from companion.club.results import round_matches
 
     heads = [g.head if g.head.get("round") is not None else {} for g in night.games]
     return round_matches(heads, [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(night.games, heads)])
@@ -211,7 +211,7 @@ def start_stage(cmd: StartStage, night: Night) -> Plan:
     The plan must hold the proposal's pairs: groups and Swiss, the same tables of pairs (swapped between
     tables within what the stage allows, which the session checks); a knockout, the same ties (only the
     table labels and which pair is team A may change)."""
-    from .stage_proposals import propose_stage
+    from companion.club.stage_proposals import propose_stage
 
     club = night.club
     if not club or club.get("format") != "stages":
@@ -275,8 +275,8 @@ def start_stage(cmd: StartStage, night: Night) -> Plan:
 def _check_stage_games(club: dict, matches: list[dict], games: list[dict], first: int) -> None:
     """The new games read with the night's as ``rules/tournament.md`` reads them (two groups at one table,
     a pair playing twice in a round, a pair of another stage): the first problem refuses the plan."""
-    from .results import games_to_win
-    from .stages import evaluate
+    from companion.club.results import games_to_win
+    from companion.club.stages import evaluate
 
     new = [{"game": first + i, "round": g["round"], "table": g["table"], "ended": None, "stage": g["stage"],
             "games_to_win": games_to_win(g), "teams": {"A": g["seats"][0::2], "B": g["seats"][1::2]},
@@ -315,7 +315,7 @@ def running(night: Night) -> list[tuple[str, int]]:
 def stuck(night: Night, tables: list[tuple[str, int]]) -> list[str]:
     """The tables whose match the clock cannot end now (a hand being recorded): the kind's own rule,
     asked without writing."""
-    from ..kinds.mus.actions import EndByTime
+    from companion.kinds.mus.actions import EndByTime
 
     out = []
     for label, gi in tables:
@@ -328,7 +328,7 @@ def stuck(night: Night, tables: list[tuple[str, int]]) -> list[str]:
 
 
 def end_round(cmd: EndRound, night: Night) -> Plan:
-    from ..kinds.mus.actions import EndByTime
+    from companion.kinds.mus.actions import EndByTime
 
     tables = running(night)
     if not tables:
@@ -342,7 +342,7 @@ def end_round(cmd: EndRound, night: Night) -> Plan:
 def arrive(cmd: Arrive, night: Night) -> Plan:
     """Late arrivals: each name checked as adding a player checks it (the session's one rule), then the
     players and, in pair formats, their pair: one write."""
-    from ..session import MAX_PLAYERS, clean_name, same_player
+    from companion.domain.session import MAX_PLAYERS, clean_name, same_player
 
     club = night.club
     if not club:

@@ -2,8 +2,8 @@
 its standings. A round robin stage is the same with one group. Pure."""
 from __future__ import annotations
 
-from .proposals import round_robin
-from .standings import pair_key, standings
+from companion.club.proposals import round_robin
+from companion.club.standings import pair_key, standings
 
 
 def serpentine(pairs: list, groups: int) -> list[list]:

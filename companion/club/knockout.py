@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import RuleError
-from .results import match_result
-from .standings import pair_key
+from companion.domain.errors import RuleError
+from companion.club.results import match_result
+from companion.club.standings import pair_key
 
 
 def bracket_size(n: int) -> int:

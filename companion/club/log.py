@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from ..errors import RuleError, join_path
-from ..kinds.validate import check_keys
-from ..messages import N_, define
-from ..text import clean
+from companion.domain.errors import RuleError, join_path
+from companion.kinds.validate import check_keys
+from companion.domain.messages import N_, define
+from companion.domain.text import clean
 
 WHATS = ("removed", "reopened", "corrected", "clock_undone", "result_changed")
 ENTRY_KEYS = ("at", "by", "what", "game", "note")

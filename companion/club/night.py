@@ -1,8 +1,8 @@
 """The club night as the state JSON says it (``club``): format, the round, the standings."""
 from __future__ import annotations
 
-from .results import round_matches
-from .standings import standings
+from companion.club.results import round_matches
+from companion.club.standings import standings
 
 
 def matches_of(games, states: list[dict]) -> list[dict]:
@@ -21,7 +21,7 @@ def club_state(header: dict, games, states: list[dict]) -> dict:
     club = header["club"]
     matches = matches_of(games, states)
     if club["format"] == "stages":           # rules/tournament.md, "State"
-        from .tournament import tournament_state
+        from companion.club.tournament import tournament_state
 
         return tournament_state(club, matches)
     out = {"format": club["format"], "round": current_round(matches, club)}

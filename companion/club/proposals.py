@@ -21,7 +21,7 @@ from itertools import combinations
 
 import networkx as nx
 
-from .standings import PAIR_FORMATS, has_left, pair_key, standings
+from companion.club.standings import PAIR_FORMATS, has_left, pair_key, standings
 
 EXACT_ROTATING = 12
 

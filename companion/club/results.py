@@ -58,7 +58,7 @@ def round_matches(heads: list[dict], states: list[dict]) -> list[dict]:
 
 def games_to_win(head: dict) -> int | None:
     """The match's ``games_to_win`` as its rules resolve it (the preset's unless overridden)."""
-    from ..kinds.mus.options import PRESETS
+    from companion.kinds.mus.options import PRESETS
 
     rules = head.get("rules") or {}
     preset = PRESETS.get(rules.get("preset", "pagat"))

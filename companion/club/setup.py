@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from ..errors import RuleError
-from ..messages import N_, define
-from .groups import group_sizes
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, define
+from companion.club.groups import group_sizes
 
 TEMPLATES = ("groups_brackets", "swiss_knockout", "knockout")
 SEPARATORS = re.compile(r"\s*[,;/&+\t]\s*|\s+-\s+")
@@ -29,7 +29,7 @@ def parse_pairs(text: str, players: list[str], registered: list | None = None
     a comma, semicolon, slash, ampersand, plus or " - "; blank lines skipped. A name matching a listed
     player (case and accents aside) is that player; a player of a ``registered`` pair cannot be paired
     again. Each error is a message naming its line."""
-    from ..session import clean_name, same_player
+    from companion.domain.session import clean_name, same_player
 
     pairs: list[list[str]] = []
     new: list[str] = []

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from ..errors import RuleError, join_path
-from ..kinds.validate import check_keys, need_int
-from ..messages import N_, define
-from ..text import check_segment, clean
-from .standings import FORMATS, PAIR_FORMATS
+from companion.domain.errors import RuleError, join_path
+from companion.kinds.validate import check_keys, need_int
+from companion.domain.messages import N_, define
+from companion.domain.text import check_segment, clean
+from companion.club.standings import FORMATS, PAIR_FORMATS
 
 CLUB_KEYS = ("format", "kind", "pairs", "rounds", "minutes", "left", "byes", "clock", "mus", "stages")
 MAX_LABEL = 20
@@ -79,7 +79,7 @@ def clean_label(raw, path: str = "table") -> str:
     label = clean(raw, path)            # the one text policy: nothing invisible or blank-looking
     if not 1 <= len(label) <= MAX_LABEL:
         raise RuleError("club.label", path, max=MAX_LABEL)
-    check_segment(label, path)          # one path segment of a URL as it is (companion/text.py)
+    check_segment(label, path)          # one path segment of a URL as it is (companion/domain/text.py)
     return label
 
 
@@ -204,8 +204,8 @@ def _clock(clock, cpath: str) -> dict:
 def clean_stages(raw, players: list[str], pairs: list, path: str = "club.stages") -> list[dict]:
     """``club.stages``: each stage checked, then the plan as a whole (places taken once, at least 2 pairs a
     stage and 2 a group, counted from the plan alone)."""
-    from .groups import group_sizes
-    from .stages import plan_count
+    from companion.club.groups import group_sizes
+    from companion.club.stages import plan_count
 
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_STAGES:
         raise RuleError("club.stages_list", path, max=MAX_STAGES)
@@ -229,7 +229,7 @@ def clean_stages(raw, players: list[str], pairs: list, path: str = "club.stages"
 
 
 def _clean_stage(raw, k: int, players: list[str], pairs: list, path: str) -> dict:
-    from .stages import STAGE_FORMATS
+    from companion.club.stages import STAGE_FORMATS
 
     if not isinstance(raw, dict):
         raise RuleError("v.object", path)
@@ -323,8 +323,8 @@ def check_round_games(club: dict | None, games: list[dict]) -> None:
             if frozenset(seats[0::2]) not in pairs or frozenset(seats[1::2]) not in pairs:
                 raise RuleError("club.seats_pairs", f"games[{i}].seats")
     if staged:
-        from .results import round_matches
-        from .stages import evaluate
+        from companion.club.results import round_matches
+        from companion.club.stages import evaluate
 
         heads = [g["head"] if g.get("round") is not None else {} for g in games]
         states = [g["state"]() if g.get("round") is not None else None for g in games]
@@ -334,7 +334,7 @@ def check_round_games(club: dict | None, games: list[dict]) -> None:
 
 
 def _clean_mus(raw, path: str) -> dict:
-    from ..kinds.mus.shape import norm_head
+    from companion.kinds.mus.shape import norm_head
 
     if not isinstance(raw, dict):
         raise RuleError("v.object", path)

@@ -5,10 +5,10 @@ Stages side by side number their tables on from the stages listed before them th
 stage."""
 from __future__ import annotations
 
-from . import groups as G
-from .proposals import Proposal, history, swiss, swiss_first
-from .standings import pair_key
-from .stages import evaluate, swiss_standings, table_offset
+from companion.club import groups as G
+from companion.club.proposals import Proposal, history, swiss, swiss_first
+from companion.club.standings import pair_key
+from companion.club.stages import evaluate, swiss_standings, table_offset
 
 
 def propose_stage(club: dict, matches: list[dict], k: int) -> Proposal:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import RuleError
-from . import groups as G
-from . import knockout as K
-from .results import match_result
-from .standings import pair_key, standings
+from companion.domain.errors import RuleError
+from companion.club import groups as G
+from companion.club import knockout as K
+from companion.club.results import match_result
+from companion.club.standings import pair_key, standings
 
 STAGE_FORMATS = ("pairs_round_robin", "pairs_swiss", "groups", "knockout")
 

@@ -3,8 +3,8 @@ round, done, pairs and its groups, standings or bracket; the night's classificat
 done. Pure."""
 from __future__ import annotations
 
-from .classification import night
-from .stages import StageView, evaluate
+from companion.club.classification import night
+from companion.club.stages import StageView, evaluate
 
 
 def _names(pair) -> list:

@@ -5,7 +5,7 @@ its **items** (each hand or deal as the file writes it, with what it gave and th
 it) and its **running state** after every closed item. A tap is one typed action; ``Kind.apply`` turns
 it into a ``Change`` of a few of these parts, so that a write costs the same at hand 200 as at hand 2.
 Undo applies the inverse ``Change`` (``apply_change`` returns it): one mechanism, used by the store on
-rows and by ``companion.session`` on documents.
+rows and by ``companion.domain.session`` on documents.
 """
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass, field, fields
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
-from ..errors import RuleError
-from ..indexed import Indexed
-from ..messages import Msg
+from companion.domain.errors import RuleError
+from companion.domain.indexed import Indexed
+from companion.domain.messages import Msg
 
 
 @dataclass
@@ -171,7 +171,7 @@ def ranked_by_net(kind, rec: GameRec) -> dict | None:
 
 
 def check_at(action: Action, position: str) -> None:
-    from ..errors import Stale
+    from companion.domain.errors import Stale
 
     if action.at is not None and action.at != position:
         raise Stale()

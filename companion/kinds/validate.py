@@ -3,7 +3,7 @@ JSON path of the problem. Numbers have bounds: a night's amounts must stay far b
 integers (a stake of 10**19 is refused here, never overflowed later)."""
 from __future__ import annotations
 
-from ..errors import RuleError, join_path
+from companion.domain.errors import RuleError, join_path
 
 MAX_COUNT = 1_000_000          # chips, stakes, points: far above any table, far below any overflow
 MAX_MONEY = 10_000_000         # minor units of one chip, one unit or one stake (100,000.00)

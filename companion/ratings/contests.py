@@ -15,8 +15,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..kinds.base import GameRec
-from ..session import player_key
+from companion.kinds.base import GameRec
+from companion.domain.session import player_key
 
 MUS_LANCES = ("grande", "chica", "pares", "juego")
 POINT_LANCES = ("grande", "chica", "pares", "juego")   # "punto" is counted with juego
@@ -29,7 +29,7 @@ def dense_ranks(values: list[int]) -> list[int]:
 
 def contest_of(gi: int, rec: GameRec) -> dict | None:
     """The kind says whether the game is finished and who ranked where (``Kind.contest``)."""
-    from .. import kinds
+    from companion import kinds
 
     kind = kinds.KINDS.get(rec.kind)
     if kind is None:
@@ -79,7 +79,7 @@ def mus_numbers(rec: GameRec) -> dict[str, dict[str, int]]:
       team was "dentro" (within 5 points of the target);
     - full_games / full_game_hands: finished games in which every hand had its bids, and their hands
       (the average hands per game rests on these)."""
-    from ..kinds.mus.kind import ctx_of
+    from companion.kinds.mus.kind import ctx_of
 
     out = {t: dict.fromkeys(NUMBERS, 0) for t in ("A", "B")}
     target = ctx_of(rec.head).target

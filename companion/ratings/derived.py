@@ -21,15 +21,15 @@ import json
 import time
 from datetime import datetime, timezone
 
-from ..storage.connection import Connection as Database
+from companion.storage.connection import Connection as Database
 
-from .. import service
-from ..storage import store
+from companion import service
+from companion.storage import store
 # the tables' schema in both engines' words lives with the rest of the SQL (no dialect branch here)
-from ..storage import ratings_tables as T
-from ..storage.ratings_tables import SCHEMA, TRIGGERS, build as _build, put_meta as _put_meta, ready as _ready  # noqa: F401
-from ..session import player_key
-from . import contests as C, rating as R, tally
+from companion.storage import ratings_tables as T
+from companion.storage.ratings_tables import SCHEMA, TRIGGERS, build as _build, put_meta as _put_meta, ready as _ready  # noqa: F401
+from companion.domain.session import player_key
+from companion.ratings import contests as C, rating as R, tally
 
 
 SESSIONS_PER_LOCK = 20     # sessions whose share is replaced under one write lock

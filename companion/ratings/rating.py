@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from .contests import pair_key
+from companion.ratings.contests import pair_key
 
 MODEL = PlackettLuce()
 PROVISIONAL = 5      # fewer contests than this: the rating is shown as provisional

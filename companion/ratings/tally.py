@@ -10,7 +10,7 @@ A row: (subject, what, other) -> [played, won, lost, drawn]
 """
 from __future__ import annotations
 
-from .contests import pair_key
+from companion.ratings.contests import pair_key
 
 
 def _outcome(mine: int, theirs: int) -> tuple[int, int, int]:

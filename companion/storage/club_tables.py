@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .store import new_token, now
+from companion.storage.store import new_token, now
 
 
 def by_token(db, token: str) -> tuple | None:

@@ -8,10 +8,10 @@ The copy is one transaction on the target; a target that already holds a session
 """
 from __future__ import annotations
 
-from ..errors import RuleError
-from ..messages import N_, define
-from .db import connect, init_db
-from .store import immediate
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, define
+from companion.storage.db import connect, init_db
+from companion.storage.store import immediate
 
 # parents before children (the foreign keys); ``meta`` last: its secret key replaces the target's
 TABLES = ("sessions", "events", "games", "items", "session_players", "session_kinds", "browsers", "requests",

@@ -11,9 +11,10 @@ import sqlite3
 
 from flask import current_app, g
 
-from .. import engine, registry
-from .connection import Connection, SQLiteConnection
-from .migrations import migrations
+from companion import registry
+from companion.storage import engine
+from companion.storage.connection import Connection, SQLiteConnection
+from companion.storage.migrations import migrations
 
 BUSY_TIMEOUT = 10     # seconds a write waits for another writer before "database is locked"
 
@@ -21,7 +22,7 @@ BUSY_TIMEOUT = 10     # seconds a write waits for another writer before "databas
 def connect(path: str) -> Connection:
     """A connection in autocommit mode: transactions are opened explicitly (BEGIN IMMEDIATE). Its
     pragmas are set once, here, not before every write. ``path`` may be a PostgreSQL URL
-    (``companion.postgres``: the same calls, another engine)."""
+    (``companion.storage.postgres``: the same calls, another engine)."""
     if engine.is_url(path):
         return engine.postgres().connect(path)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
@@ -40,7 +41,7 @@ def init_db(path: str) -> str:
     """Create or migrate the database; returns the app's persistent secret key."""
     if engine.is_url(path):
         engine.postgres()           # a clear message when psycopg is not installed
-        from .postgres_schema import init_db as init_postgres
+        from companion.storage.postgres_schema import init_db as init_postgres
 
         return init_postgres(path)
     db = connect(path)

@@ -22,7 +22,7 @@ import time
 
 import psycopg
 
-from . import postgres
+from companion.storage import postgres
 
 CHANNEL = "companion_versions"
 HEARTBEAT = 2.0        # seconds between the listener's own checks of its connection

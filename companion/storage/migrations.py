@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from .connection import SQLiteConnection as Database
+from companion.storage.connection import SQLiteConnection as Database
 
-from ..errors import RuleError
+from companion.domain.errors import RuleError
 
 SET = "companion"               # the migration set's name in ``_sqlite_migrations``
 
@@ -140,8 +140,8 @@ def m003_games_and_items(db: Database):
             doc TEXT NOT NULL,
             problem TEXT NOT NULL
         )""")
-    from ..service import rows_of_session
-    from ..session import load
+    from companion.service import rows_of_session
+    from companion.domain.session import load
 
     for session_id, doc in db.execute("SELECT id, doc FROM sessions").fetchall():
         parsed = json.loads(doc)
@@ -171,7 +171,7 @@ def m004_summaries(db: Database):
 
 
 def _rebuild_summaries(db: Database) -> None:
-    from ..service import rebuild_summary
+    from companion.service import rebuild_summary
 
     for (session_id,) in db.execute("SELECT id FROM sessions").fetchall():
         rebuild_summary(db, session_id)
@@ -208,7 +208,7 @@ def m007_game_entries(db: Database):
 
 
 def _salvage(doc: dict):
-    from ..session import Session, build_game, normalize_header
+    from companion.domain.session import Session, build_game, normalize_header
 
     header = normalize_header({k: v for k, v in doc.items() if k != "games"})
     session = Session(header)
@@ -392,7 +392,7 @@ class Migrations:
 
     def _apply_postgresql(self, db, stop_before: str | None) -> list[str]:
         """Under a lock (two servers starting at once: the second waits and finds nothing left to do)."""
-        from .postgres import MIGRATE_LOCK, ddl
+        from companion.storage.postgres import MIGRATE_LOCK, ddl
 
         names = []
         db.raw.execute("BEGIN")      # READ COMMITTED: after the lock, every earlier server's migration is seen

@@ -288,7 +288,7 @@ def close_pools(url: str | None = None) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# the schema (its migrations: companion.postgres_schema)
+# the schema (its migrations: companion.storage.postgres_schema)
 
 _TYPES = ((re.compile(r"\bTEXT\b"), 'TEXT COLLATE "C"'), (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
           (re.compile(r"\bINTEGER\b"), "BIGINT"), (re.compile(r"\bBLOB\b"), "BYTEA"),

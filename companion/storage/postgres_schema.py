@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import secrets
 
-from .migrations import migrations
-from .postgres import PostgresConnection as Database, connect
+from companion.storage.migrations import migrations
+from companion.storage.postgres import PostgresConnection as Database, connect
 
 
 def migrate(db: Database) -> list[str]:

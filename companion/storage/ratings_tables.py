@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from .connection import Connection as Database
+from companion.storage.connection import Connection as Database
 
 SCHEMA = "3"      # 3: contests ordered by the UTC instant a session started (issue 26)
 TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
@@ -80,7 +80,7 @@ def build(db: Database) -> None:
     for name in _NAMES:
         db.execute(f"DROP TABLE IF EXISTS {name}")
     if _postgres(db):
-        from .postgres import ddl       # (psycopg: only when PostgreSQL is the engine)
+        from companion.storage.postgres import ddl       # (psycopg: only when PostgreSQL is the engine)
 
         for sql in _TABLES:
             db.execute(ddl(sql))

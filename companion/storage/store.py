@@ -2,7 +2,7 @@
 state, each hand or deal with what it gave and the state before it), and every write is one event
 appended inside ``BEGIN IMMEDIATE`` together with the rows it changes, the session's new version, the
 history side tables and the idempotency key. It knows JSON and rows, never a game's rules: what an event
-does is worked out by ``companion.events`` and handed here as ``Rows`` by ``companion.service``.
+does is worked out by ``companion.domain.events`` and handed here as ``Rows`` by ``companion.service``.
 
 A write names the version it was worked out on; ``commit`` lands it only if the session is still at that
 version (``UPDATE … WHERE version = ?``), so the reads before it need no lock and no second look.
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
-from .connection import Connection as Database
+from companion.storage.connection import Connection as Database
 
-from ..errors import KeyReused, RuleError
-from ..indexed import Indexed
+from companion.domain.errors import KeyReused, RuleError
+from companion.domain.indexed import Indexed
 
 MAX_KEY = 64
 
@@ -410,6 +410,6 @@ def replace_edit(db: Database, session_id: int) -> str:
     return token
 
 
-from ..messages import N_, define  # noqa: E402
+from companion.domain.messages import N_, define  # noqa: E402
 
 define("store", {"bad_key": N_("This form's key is not valid: reload the page and try again.")})

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from flask import current_app, url_for
 
-from .. import kinds
+from companion import kinds
 
 
 def register(app) -> None:
-    from . import assets, club, face, history, i18n, ratings, sessions, settle, static_files, tournament  # noqa: F401
+    from companion.web import assets, club, face, history, i18n, ratings, sessions, settle, static_files, tournament  # noqa: F401
     # face: installed before any kind's blueprint is imported (companion/kinds/face.py)
 
     for module in (sessions, settle, history, assets, ratings, club, tournament):

@@ -10,21 +10,24 @@ from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, request, url_for
 
-from .. import csvexport, kinds, numbers, service, store
-from ..club.night import current_round, round_in_play
-from ..club.results import round_matches
-from ..club.proposals import propose
-from ..club.results import match_result
-from ..club.commands import AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle, table_kinds
-from ..club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
-from ..db import get_db
-from ..errors import RuleError
-from ..messages import N_, define
-from ..share import qr_svg
-from . import club_links
-from .common import SessionView, check, is_poll, links, open_session, refusal, render, request_key, \
+from companion import kinds, service
+from companion.domain import numbers
+from companion.domain import csvexport
+from companion.storage import store
+from companion.club.night import current_round, round_in_play
+from companion.club.results import round_matches
+from companion.club.proposals import propose
+from companion.club.results import match_result
+from companion.club.commands import AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle, table_kinds
+from companion.club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
+from companion.storage.db import get_db
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, define
+from companion.web.share import qr_svg
+from companion.web import club_links
+from companion.web.common import SessionView, check, is_poll, links, open_session, refusal, render, request_key, \
     require_edit, see_other, unchanged_poll
-from .i18n import t
+from companion.web.i18n import t
 
 bp = Blueprint("club", __name__)
 SALA_PAGE = 12          # tables on one sala screen; more turn pages every 15 s
@@ -228,7 +231,7 @@ def _night(view: SessionView) -> Night:
 def _run(view: SessionView, cmd, location: str, refused, seen: int | None = None):
     """A club command: handled by the domain, written through the service (all or none), 303 to
     ``location``; a refusal (the domain's or the write's) through ``refused(err)``."""
-    from .. import security
+    from companion.web import security
 
     try:
         plan = handle(cmd, _night(view))
@@ -293,7 +296,8 @@ def end(token):
 
 def _landed(view: SessionView) -> bool:
     """This form's key has already written (a retry or a second tap of the same form)."""
-    from .. import formkeys, security
+    from companion import formkeys
+    from companion.web import security
 
     key = request_key()
     return bool(key and store.stored(get_db(), security.browser_id(), str(view.id), key, formkeys.current()))
@@ -418,8 +422,8 @@ def _sala_tournament(info: dict) -> dict:
     """The sala as announcer for a tournament: the next seating of every stage (tables, byes), each
     group's standings, each knockout's bracket, the stage clock, and the night's classification once
     every stage is done (rules/tournament.md)."""
-    from ..club.stage_proposals import propose_stage
-    from ..club.tournament import tournament_state
+    from companion.club.stage_proposals import propose_stage
+    from companion.club.tournament import tournament_state
 
     club = info["club"]
     matches = info["matches"]

@@ -6,11 +6,12 @@ import base64
 import re
 import secrets
 
-from ..storage.connection import Connection as Database
+from companion.storage.connection import Connection as Database
 
-from .. import kinds, numbers
-from ..storage import club_tables, store
-from ..text import safe_segment
+from companion import kinds
+from companion.domain import numbers
+from companion.storage import club_tables, store
+from companion.domain.text import safe_segment
 
 
 def new_token() -> str:

@@ -7,15 +7,17 @@ from functools import cached_property
 from flask import Response, abort, current_app, g, redirect, render_template, request
 from jinja2 import Template
 
-from .. import formkeys, numbers, registry, security, service
-from ..storage import reads, store
-from ..storage.db import get_db
-from ..errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
-from ..kinds.base import GameRec
-from ..messages import N_, define
-from ..permit import Decision, GameState, command_name, permit, phase_of
-from ..share import base_url
-from .i18n import t
+from companion import formkeys, registry, service
+from companion.web import security
+from companion.domain import numbers
+from companion.storage import reads, store
+from companion.storage.db import get_db
+from companion.domain.errors import FormError, RuleError  # noqa: F401  (FormError: the blueprints' import)
+from companion.kinds.base import GameRec
+from companion.domain.messages import N_, define
+from companion.permit import Decision, GameState, command_name, permit, phase_of
+from companion.web.share import base_url
+from companion.web.i18n import t
 
 MAX_TOKEN = 64
 
@@ -111,7 +113,7 @@ def open_session(token: str) -> SessionView:
         abort(404)
     row, role = store.find(get_db(), token)
     if row is None:
-        from .club_links import find_table
+        from companion.web.club_links import find_table
 
         row, role = find_table(get_db(), token)
     if row is None:
@@ -182,7 +184,7 @@ def capability(view: SessionView) -> str:
 
 def game_state(view: SessionView, gi) -> GameState | None:
     """What ``permit`` reads of game ``gi`` (None: there is no such game; the event refuses it)."""
-    from ..club.night import round_in_play
+    from companion.club.night import round_in_play
 
     games = view.games
     if not isinstance(gi, int) or isinstance(gi, bool) or not 0 <= gi < len(games):
@@ -234,7 +236,7 @@ def check(view: SessionView, command: str, gi=None) -> Decision:
     if decision.ask and request.form.get("confirm") != "1":
         abort(_ask(view, decision, gi))
     if decision.ask:
-        from ..club.log import clean_note
+        from companion.club.log import clean_note
 
         try:        # a note that cannot be kept is said, and nothing is written
             clean_note(request.form.get("note", ""), "note")
@@ -264,7 +266,7 @@ def _same_site(url: str | None) -> bool:
 
 def log_entry(view: SessionView, what: str, gi: int) -> dict:
     """The organizer's log entry of a confirmed change (the form's optional note)."""
-    from ..club.log import clean_note
+    from companion.club.log import clean_note
 
     by = "organizer" if view.table is None else f"table {view.table}"
     note = clean_note(request.form.get("note", ""))     # checked by ``check`` already
@@ -275,7 +277,7 @@ def log_entry(view: SessionView, what: str, gi: int) -> dict:
 def command_for(view: SessionView, cmd) -> tuple[str, int | None]:
     """(permit's command name, game index or None) of a typed session command: an undo is named by
     the step it takes back (``command_of``), every other by its class."""
-    from ..session_commands import Undo
+    from companion.session_commands import Undo
 
     if isinstance(cmd, Undo):
         return command_of(view, "undo", {"game": cmd.game})
@@ -287,7 +289,7 @@ def execute(view: SessionView, cmd, location) -> store.Written:
     once (before the form's content is judged: a link that may not write learns only that), the domain
     turns it into events, ``service.apply`` writes them (with the log entry of a change the organizer
     confirmed). Raises RuleError, with nothing stored, when the command or the rules refuse it."""
-    from ..session_commands import ReplaceLink, handle
+    from companion.session_commands import ReplaceLink, handle
 
     if not view.can_edit:
         abort(403)
@@ -331,8 +333,8 @@ def perform(view: SessionView, etype: str, payload: dict, location: str, command
 def _result(rec) -> tuple | None:
     """A round match's result (winner or draw, and how), as the standings count it; None for a game
     outside the rounds."""
-    from .. import kinds
-    from ..club.results import round_result
+    from companion import kinds
+    from companion.club.results import round_result
 
     if rec is None or rec.head.get("round") is None:
         return None
@@ -342,7 +344,7 @@ def _result(rec) -> tuple | None:
 def _result_changed(view: SessionView, gi: int, before) -> None:
     """A match of a round before the round in play has another result now: the standings that paired a
     later round changed; the log says so (the organizer's page shows it)."""
-    from ..club.night import round_in_play
+    from companion.club.night import round_in_play
 
     rec = view.games[gi] if gi < len(view.games) else None
     if rec is None or rec.head.get("round") is None:
@@ -401,6 +403,6 @@ def links(view: SessionView) -> dict:
 
 def refusal(err: RuleError) -> int:
     """The HTTP status of a refused write: 409 when another phone was first, 422 for bad input."""
-    from ..errors import Stale
+    from companion.domain.errors import Stale
 
     return 409 if isinstance(err, Stale) else 422

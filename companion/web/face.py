@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 from companion.kinds.face import Face, install
 
-from . import common, forms, games, i18n
+from companion.web import common, forms, games, i18n
 
 
 def make() -> Face:

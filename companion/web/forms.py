@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from .. import money, numbers
-from ..kinds.validate import MAX_COUNT, MAX_MONEY
-from ..messages import N_, NP_, define, msg
-from .i18n import fmt_money, t
+from companion.domain import numbers
+from companion.domain import money
+from companion.kinds.validate import MAX_COUNT, MAX_MONEY
+from companion.domain.messages import N_, NP_, define, msg
+from companion.web.i18n import fmt_money, t
 
 
 define("form", {

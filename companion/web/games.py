@@ -7,12 +7,12 @@ from typing import Callable
 
 from flask import Response, abort, request, url_for
 
-from .. import numbers
-from ..errors import RuleError
-from .common import FormError, SessionView, check, game_action, is_poll, open_session, perform, refusal, \
+from companion.domain import numbers
+from companion.domain.errors import RuleError
+from companion.web.common import FormError, SessionView, check, game_action, is_poll, open_session, perform, refusal, \
     require_edit, see_other, unchanged_poll
-from .forms import fmt_money
-from .i18n import t
+from companion.web.forms import fmt_money
+from companion.web.i18n import t
 
 
 def show(token: str, gi: int, kind: str, page: Callable):
@@ -73,7 +73,7 @@ def new_game(token: str, kind: str, new_page: Callable, defaults: Callable, read
     kind makes the game from the spec (its refusal goes beside the form field it names, ``field``, else
     beside ``field_of(path)``; ``make(view, spec, errors)`` replaces that when a kind has more to check);
     then the game is recorded and the phone goes to it."""
-    from .. import kinds
+    from companion import kinds
 
     view = require_edit(token)
     check(view, "add_game")         # a table's link adds no game (asked before reading the form)

@@ -17,17 +17,19 @@ import zipfile
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from .. import archive as archive_import, kinds, numbers, security, service
-from ..storage import reads
-from ..storage.db import get_db
-from ..messages import N_, define, msg
-from ..session import player_key, to_doc
-from . import night_history, players
-from .common import render, request_key, see_other
-from .forms import read_dates
-from .i18n import t
-from .players import PER_PAGE, money_text
-from .sessions import browser_scope, is_admin
+from companion import archive as archive_import, kinds, service
+from companion.web import security
+from companion.domain import numbers
+from companion.storage import reads
+from companion.storage.db import get_db
+from companion.domain.messages import N_, define, msg
+from companion.domain.session import player_key, to_doc
+from companion.web import night_history, players
+from companion.web.common import render, request_key, see_other
+from companion.web.forms import read_dates
+from companion.web.i18n import t
+from companion.web.players import PER_PAGE, money_text
+from companion.web.sessions import browser_scope, is_admin
 
 bp = Blueprint("history", __name__)
 # the history's other pages, one module each (their endpoints stay history.*)

@@ -4,7 +4,7 @@ Chosen by the browser's ``Accept-Language`` until the reader picks one in the he
 cookie (per browser: each phone on a Watch link sees its own language). Templates say ``_("...")``;
 messages (codes with parameters, from the rules) are rendered by ``t()`` through the same catalogs;
 numbers, dates and money are written with Babel for the language. The session file, the state JSON and
-the CSV stay English and language-free (``companion.messages.ENGLISH``)."""
+the CSV stay English and language-free (``companion.domain.messages.ENGLISH``)."""
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -20,8 +20,10 @@ from babel.support import NullTranslations
 from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup, escape
 
-from .. import glossary, kinds, money
-from ..messages import ENGLISH, N_, Renderer, define
+from companion import kinds
+from companion.domain import glossary
+from companion.domain import money
+from companion.domain.messages import ENGLISH, N_, Renderer, define
 
 LANGUAGES = {"en": "English", "es": "Español", "ja": "日本語"}
 COOKIE = "lang"
@@ -335,7 +337,7 @@ def _translations() -> list:
     """The catalogs' folders: the app's, then every kind's that has one (``kinds/<kind>/translations``)."""
     from pathlib import Path
 
-    from .. import kinds
+    from companion import kinds
 
     top = Path(__file__).resolve().parent.parent
     own = [Path(kinds.__file__).parent / name / "translations" for name in kinds.KINDS]

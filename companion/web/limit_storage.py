@@ -1,4 +1,4 @@
-"""The rate limits' counters in the shared file (companion.shared), so that a wrong guess counts once
+"""The rate limits' counters in the shared file (companion.storage.shared), so that a wrong guess counts once
 whichever worker process answers it: with N workers and counters in each process's memory, a guesser
 would get N times the allowance.
 
@@ -13,7 +13,7 @@ import time
 
 from limits.storage import Storage
 
-from .. import shared
+from companion.storage import shared
 
 SCHEME = "companion-shared"
 

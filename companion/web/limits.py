@@ -4,7 +4,7 @@ link) and every try of the admin token.
 
 One budget per client across every route (a guess at ``/s/<x>/settle`` and one at ``/s/<y>/history`` spend
 the same allowance: counted per route, 47 routes gave a guesser 47 times the documented rate). The client
-is its real address (behind a proxy, the one it forwards: see ``companion.proxy``) and, where it has one,
+is its real address (behind a proxy, the one it forwards: see ``companion.web.proxy``) and, where it has one,
 its browser cookie: at a club's wifi (one address behind NAT) a neighbour's guesses spend the neighbour's
 budget, not the organizer's. A browser cookie is free to make, so an address also has a ceiling over all
 its browsers (``WRONG_LINKS_ADDRESS``). A request under a valid link (a session's scoring or Watch link, a
@@ -22,7 +22,7 @@ import time
 from flask import current_app, g, request, session
 from flask_limiter import ApplicationLimit, Limiter
 
-from ..messages import N_, define
+from companion.domain.messages import N_, define
 
 WRONG_LINKS = "120 per minute"          # 404s from one client (address + browser cookie, or address alone)
 WRONG_LINKS_ADDRESS = "600 per minute"  # 404s from one address, all its browsers together
@@ -43,8 +43,8 @@ def _digest(text: str) -> str:
 
 
 def _link_exists(token: str) -> bool:
-    from ..storage import reads
-    from ..storage.db import get_db
+    from companion.storage import reads
+    from companion.storage.db import get_db
 
     if not token or len(token) > MAX_TOKEN:
         return False
@@ -85,7 +85,7 @@ def _is_404(response) -> bool:
 
 
 def init_app(app) -> Limiter:
-    from .limit_storage import uri
+    from companion.web.limit_storage import uri
 
     app.config.setdefault("UPLOADS_AT_ONCE", UPLOADS_AT_ONCE)
     limiter = Limiter(
@@ -126,8 +126,8 @@ def end_upload_turn(_exc=None):
 def busy():
     from flask import render_template
 
-    from ..messages import ENGLISH, msg
-    from .i18n import t
+    from companion.domain.messages import ENGLISH, msg
+    from companion.web.i18n import t
 
     m = msg("limits.busy")
     if request.accept_mimetypes.best == "application/json":

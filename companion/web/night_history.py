@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from flask import Response
 
-from .. import charts, csvexport, kinds
-from ..messages import N_, define, msg
-from ..session import player_key
-from .common import open_session, render, unchanged_poll
-from .i18n import renderer, t
+from companion import kinds
+from companion.domain import csvexport
+from companion.domain import charts
+from companion.domain.messages import N_, define, msg
+from companion.domain.session import player_key
+from companion.web.common import open_session, render, unchanged_poll
+from companion.web.i18n import renderer, t
 
 
 def _chart(cid: str, chart: dict | None) -> str:

@@ -7,14 +7,14 @@ import json
 
 from flask import abort, redirect, url_for
 
-from .. import charts
-from ..storage import reads
-from ..storage.db import get_db
-from ..messages import N_, define, msg
-from ..session import player_key
-from .common import render
-from .i18n import fmt_money, t
-from .sessions import browser_scope
+from companion.domain import charts
+from companion.storage import reads
+from companion.storage.db import get_db
+from companion.domain.messages import N_, define, msg
+from companion.domain.session import player_key
+from companion.web.common import render
+from companion.web.i18n import fmt_money, t
+from companion.web.sessions import browser_scope
 
 PER_PAGE = 20
 DEFAULT_CURRENCY = "EUR"

@@ -15,7 +15,7 @@ Every phone watching a game asks every 2 s whether anything changed (``GET <page
 
 The version is read from the database on every poll, so a write through any worker (or any server on
 the same database) is seen by the next poll. `FastPoll.lookup` is the one read of the archive outside the
-store (the rest of the SQL here is the shared file's, companion.shared).
+store (the rest of the SQL here is the shared file's, companion.storage.shared).
 """
 from __future__ import annotations
 
@@ -33,9 +33,12 @@ from urllib.parse import parse_qsl, urlencode
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
-from .. import engine, faults, glossary, numbers
-from ..security import CAPABILITY_HEADERS, SECURITY_HEADERS
-from ..storage import reads
+from companion.storage import engine
+from companion.web import faults
+from companion.domain import numbers
+from companion.domain import glossary
+from companion.web.security import CAPABILITY_HEADERS, SECURITY_HEADERS
+from companion.storage import reads
 
 try:
     import brotli
@@ -82,7 +85,7 @@ class FastPoll:
     def lookup(self, token: str) -> tuple[int, bool] | None:
         """(version, whether the token is the Watch link) of a session's link, or None."""
         if engine.is_url(self.database):     # told of every write: most polls read nothing (postgres_live)
-            from ..storage.live import versions
+            from companion.storage.live import versions
 
             row = versions(self.database).lookup(token)
         else:
@@ -107,7 +110,7 @@ class FastPoll:
                             raise
                         return self.app(environ, start_response)
                     if found is None:     # a club table's scoring link: its own table's changes only
-                        from .club_links import poll_unchanged
+                        from companion.web.club_links import poll_unchanged
 
                         rest = path[3 + len(token):]
                         try:
@@ -137,7 +140,7 @@ def install(app) -> None:
     token, a form key, anything in the signed cookie session) as not to be shared."""
     from flask import globals as flask_globals, request
 
-    from ..shared import for_database
+    from companion.storage.shared import for_database
 
     def marking(fn):
         def marked(*args, **kwargs):
@@ -198,7 +201,7 @@ class Rendered:
 
 
 class Renders:
-    """Live regions rendered once per version and shared through the shared file (companion.shared):
+    """Live regions rendered once per version and shared through the shared file (companion.storage.shared):
     the first poll that misses claims the render (an insert that only one worker wins), renders through
     Flask and stores the compressed bytes; a poll of the same version meanwhile, in any worker, waits
     for them. Each process keeps the newest ones in memory too (a version's bytes never change)."""

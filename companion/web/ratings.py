@@ -18,18 +18,20 @@ import unicodedata
 from babel import numbers as bnum
 from flask import Blueprint, Response, abort, redirect, request, url_for
 
-from .. import charts, kinds, security
-from ..csvexport import cell as _cell    # the one CSV cell escaper
-from ..storage import reads
-from ..storage.db import get_db
-from ..messages import N_, NP_, define, msg
-from ..ratings import derived, rating as R
-from ..ratings.contests import pair_key
-from ..session import player_key
-from .common import render
-from .forms import read_dates
-from .i18n import MINUS, lang, number, t
-from .sessions import is_admin
+from companion import kinds
+from companion.web import security
+from companion.domain import charts
+from companion.domain.csvexport import cell as _cell    # the one CSV cell escaper
+from companion.storage import reads
+from companion.storage.db import get_db
+from companion.domain.messages import N_, NP_, define, msg
+from companion.ratings import derived, rating as R
+from companion.ratings.contests import pair_key
+from companion.domain.session import player_key
+from companion.web.common import render
+from companion.web.forms import read_dates
+from companion.web.i18n import MINUS, lang, number, t
+from companion.web.sessions import is_admin
 
 bp = Blueprint("ratings", __name__)
 

@@ -8,18 +8,20 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, current_app, flash, request, session, url_for
 
-from .. import kinds, numbers, security, service
-from .. import text as text_policy
-from ..storage import reads, store
-from ..archive import read_session
-from ..storage.db import get_db
-from ..errors import KeyReused, RuleError
-from ..session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
-from ..share import qr_svg
-from ..session_commands import AddPlayer, RenameSession, ReplaceLink, Undo
-from .common import (SessionView, check, execute, links, open_session, refusal, render, request_key, require_edit,
+from companion import kinds, service
+from companion.web import security
+from companion.domain import numbers
+from companion.domain import text as text_policy
+from companion.storage import reads, store
+from companion.archive import read_session
+from companion.storage.db import get_db
+from companion.domain.errors import KeyReused, RuleError
+from companion.domain.session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
+from companion.web.share import qr_svg
+from companion.session_commands import AddPlayer, RenameSession, ReplaceLink, Undo
+from companion.web.common import (SessionView, check, execute, links, open_session, refusal, render, request_key, require_edit,
                      see_other, unchanged_poll)
-from .i18n import t
+from companion.web.i18n import t
 
 bp = Blueprint("sessions", __name__)
 FIRST_ROWS, MORE_ROWS = 8, 8
@@ -278,7 +280,7 @@ def state(token):
     return _json(view.state)
 
 
-from ..messages import N_, define  # noqa: E402
+from companion.domain.messages import N_, define  # noqa: E402
 
 define("web", {
     "two_players": N_("Type at least two players."),

@@ -13,19 +13,21 @@ import json
 
 from flask import Blueprint, abort, request, url_for
 
-from .. import events, kinds, service
-from ..club.results import round_matches
-from ..club.setup import TEMPLATES, check_in, parse_pairs, stage_plan
-from ..club.shape import clean_club
-from ..club.stage_proposals import propose_stage
-from ..club.tournament import tournament_state
-from ..db import get_db
-from ..errors import RuleError
-from ..messages import N_, define
-from ..club.commands import Night, Swap, StartStage, handle
-from .. import numbers, store
-from .common import SessionView, check, open_session, refusal, render, request_key, require_edit, see_other
-from .i18n import t
+from companion import kinds, service
+from companion.domain import events
+from companion.club.results import round_matches
+from companion.club.setup import TEMPLATES, check_in, parse_pairs, stage_plan
+from companion.club.shape import clean_club
+from companion.club.stage_proposals import propose_stage
+from companion.club.tournament import tournament_state
+from companion.storage.db import get_db
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, define
+from companion.club.commands import Night, Swap, StartStage, handle
+from companion.domain import numbers
+from companion.storage import store
+from companion.web.common import SessionView, check, open_session, refusal, render, request_key, require_edit, see_other
+from companion.web.i18n import t
 
 bp = Blueprint("tournament", __name__)
 
@@ -124,7 +126,7 @@ def page(token):
 
 def _write(view: SessionView, steps: list) -> None:
     """One organizer's action of several events: all of them land or none."""
-    from .. import security
+    from companion.web import security
 
     service.write_many(get_db(), view.row, steps, browser=security.browser_id(), key=request_key(),
                        seen_version=None, location=_here(view.token))
@@ -340,7 +342,8 @@ def swap(token):
 def start(token):
     """Start a stage's round (a knockout: its ready ties) as proposed or swapped: the stage's byes and
     clock and a Mus match at each table, each with its table link: one write, all or none."""
-    from .. import security, service
+    from companion import service
+    from companion.web import security
 
     view = _organizer(token)
     check(view, "start_round")
@@ -348,8 +351,8 @@ def start(token):
     k, plan = _read_stage_plan(request.form)
     if not _started(view) and request.form.get("confirm") != "1":
         # the first stage game fixes the pairs and the plan for good: asked first
-        from ..permit import Decision
-        from .common import _ask
+        from companion.permit import Decision
+        from companion.web.common import _ask
 
         return _ask(view, Decision(True, ask="start_stage"), None)
     try:
@@ -377,7 +380,7 @@ def _sheet(view: SessionView, club: dict, done: set) -> list[dict]:
             rows = [h for h in heads if h["round"] == rnd or not any(o["round"] > h["round"] for o in heads)]
         else:
             rows = [h for h in heads if h["round"] == rnd]
-        from ..web.club_links import label_order
+        from companion.web.club_links import label_order
 
         rows = sorted(rows, key=lambda h: label_order(h["table"]))
         out.append({"name": plan["name"], "round": rnd, "knockout": plan["format"] == "knockout",
@@ -401,7 +404,7 @@ def sheet(token):
 @bp.get("/s/<token>/tournament/bracket")
 def bracket(token):
     """Each knockout drawn for print (A4 landscape, 8 round-1 ties a sheet and a sheet of its finals)."""
-    from .club import _bracket_pages
+    from companion.web.club import _bracket_pages
 
     view = _organizer(token)
     check(view, "club_setup")

@@ -6,7 +6,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from companion import session as S
+from companion.domain import session as S
 from companion.kinds.base import apply_change
 from companion.kinds.desmoche import KIND as DM
 from companion.kinds.desmoche import Spec
@@ -14,7 +14,7 @@ from companion.kinds.desmoche import actions as DA
 from companion.kinds.newmarket import KIND as NM
 from companion.kinds.newmarket import actions as NA
 from companion.kinds.newmarket.options import NewmarketSpec
-from companion.messages import render
+from companion.domain.messages import render
 from helpers import start_session
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from companion import glossary
+from companion.domain import glossary
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 LANCES = ("grande", "chica", "pares", "juego", "punto")

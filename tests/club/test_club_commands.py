@@ -7,9 +7,9 @@ from clubdata import P1, P2, P3, P4, PLAYERS, example_doc
 
 from companion.club.commands import (AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle,
                                      running)
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.permit import SESSION_COMMANDS
-from companion.session import load
+from companion.domain.session import load
 
 NOW = "2026-11-20T21:05:00+00:00"
 

@@ -1,8 +1,8 @@
-"""A table's label follows the one text policy (companion.text): what the room reads is what is there."""
+"""A table's label follows the one text policy (companion.domain.text): what the room reads is what is there."""
 import pytest
 
 from companion.club.shape import clean_label
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 
 
 @pytest.mark.parametrize("raw, want", [("3", "3"), ("  Terraza  ", "Terraza"), ("Mesa\u0301 2", "Mesá 2"),

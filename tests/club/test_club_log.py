@@ -6,8 +6,8 @@ import json
 import pytest
 from clubdata import example_doc
 
-from companion.errors import RuleError
-from companion.session import load, state_of, to_doc
+from companion.domain.errors import RuleError
+from companion.domain.session import load, state_of, to_doc
 
 LOG = [{"at": "2026-11-20T22:41:07Z", "by": "organizer", "what": "reopened", "game": 4,
         "note": "last hand scored for the wrong team"},

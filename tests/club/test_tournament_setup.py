@@ -5,8 +5,8 @@ from tourneydata import P, STAGES
 
 from companion.club.setup import check_in, parse_pairs, stage_plan
 from companion.club.shape import clean_club
-from companion.errors import RuleError
-from companion.messages import render
+from companion.domain.errors import RuleError
+from companion.domain.messages import render
 
 
 def test_pasted_pairs_in_seed_order_with_new_players():

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import kinds
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import GameRec, Kind, action_from_json, apply_change
 from kind_strategies import TAPS, new_games
 

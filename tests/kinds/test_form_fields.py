@@ -2,7 +2,7 @@
 its form, so no route turns an engine path back into a field name."""
 import pytest
 
-from companion.errors import RuleError, Stale
+from companion.domain.errors import RuleError, Stale
 from companion.kinds.base import apply_change
 from companion.kinds.desmoche import KIND as DM
 from companion.kinds.desmoche import actions as DA

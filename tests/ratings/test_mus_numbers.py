@@ -1,5 +1,5 @@
 """Mus by the numbers on a match whose bids are known: every figure worked out by hand below."""
-from companion import session as S
+from companion.domain import session as S
 from companion.ratings.contests import mus_numbers
 from companion.ratings.tally import mus_subjects
 

@@ -39,7 +39,8 @@ def test_known_answers(app, client):
 
 
 def test_correcting_a_result_moves_the_sums(app, client):
-    from companion import service, store
+    from companion import service
+    from companion.storage import store
     from companion.kinds.mus.actions import ReplaceHand
 
     db = load_docs(app, client, HISTORY)

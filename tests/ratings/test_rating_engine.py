@@ -3,7 +3,8 @@ import random
 
 from openskill.models import PlackettLuce
 
-from companion import service, store
+from companion import service
+from companion.storage import store
 from companion.kinds.mus.actions import ReplaceHand
 from companion.ratings import derived
 from ratings_data import desmoche, doc, make_db, mus, rating_rows
@@ -79,7 +80,7 @@ def test_incremental_equals_a_rebuild_from_scratch(new_database):
     docs = history()
     db = make_db(new_database, docs[:2])
     derived.refresh(db)
-    from companion import session as S
+    from companion.domain import session as S
     for d in docs[2:]:
         service.create(db, S.load(d), browser="b")
         derived.refresh(db)

@@ -1,5 +1,7 @@
-from companion import service, session as S, store
-from companion.db import connect
+from companion import service
+from companion.domain import session as S
+from companion.storage import store
+from companion.storage.db import connect
 
 
 def browser_of(client) -> str:

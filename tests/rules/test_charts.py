@@ -3,8 +3,10 @@ import re
 import xml.etree.ElementTree as ET
 
 
-from companion import charts, kinds, session as S
-from companion.messages import render
+from companion import kinds
+from companion.domain import charts
+from companion.domain import session as S
+from companion.domain.messages import render
 
 SVG = "{http://www.w3.org/2000/svg}"
 

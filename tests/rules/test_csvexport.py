@@ -3,7 +3,8 @@ import csv
 import io
 
 
-from companion import csvexport, session as S
+from companion.domain import csvexport
+from companion.domain import session as S
 
 
 def test_place_names():

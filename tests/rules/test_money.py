@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from companion.money import CURRENCIES, decimals, format_amount, parse_amount, symbol
+from companion.domain.money import CURRENCIES, decimals, format_amount, parse_amount, symbol
 
 
 @pytest.mark.parametrize("minor, code, text", [

@@ -3,8 +3,8 @@
 
 import pytest
 
-from companion.errors import RuleError
-from companion.settle import banker_payments, fewest_payments, greedy_payments, settle
+from companion.domain.errors import RuleError
+from companion.domain.settle import banker_payments, fewest_payments, greedy_payments, settle
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Fermín"]
 EXAMPLE = {"Ane": 200, "Bea": -300, "Carlos": 600, "Dani": 500, "Eneko": -700, "Fermín": -300}

@@ -2,7 +2,7 @@
 
 from hypothesis import given, settings, strategies as st
 
-from companion.settle import banker_payments, fewest_payments, greedy_payments, settle
+from companion.domain.settle import banker_payments, fewest_payments, greedy_payments, settle
 
 
 @st.composite

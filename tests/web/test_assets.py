@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import security
+from companion.web import security
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"

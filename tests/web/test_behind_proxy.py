@@ -154,7 +154,7 @@ def test_behind_nginx_one_address_one_budget_yet_its_links_and_browsers_stay_ope
     """A club's wifi is one address: a neighbour's guesses there, spread over many routes, spend one budget
     (120, not 120 a route); the organizer's browser (its cookie), the session's links and a table's link
     at that same address go on working."""
-    from companion.db import connect
+    from companion.storage.db import connect
     from companion.web import club_links
 
     organizer = Phone(club["proxy"], "127.0.0.7")
@@ -186,7 +186,7 @@ def test_behind_nginx_one_address_one_budget_yet_its_links_and_browsers_stay_ope
 def test_the_proxy_option_names_the_one_address_trusted(given, proxy):
     from waitress.adjustments import Adjustments
 
-    from companion.proxy import proxy_settings, trusted_proxy
+    from companion.web.proxy import proxy_settings, trusted_proxy
 
     assert trusted_proxy(given) == proxy
     settings = proxy_settings(given)
@@ -220,7 +220,7 @@ def test_a_watchers_404s_under_a_link_are_never_refused(app):
 
 def table_link(app, edit: str, label: str = "1") -> str:
     """A club table's scoring link for the session of ``edit`` (written as the club page does)."""
-    from companion.db import get_db
+    from companion.storage.db import get_db
     from companion.web import club_links
 
     with app.app_context():

@@ -5,9 +5,9 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion import session as S
+from companion.domain import session as S
 from companion.kinds.desmoche import KIND as DM
-from companion.messages import render
+from companion.domain.messages import render
 from helpers import csrf, form_fields, new_session, unchanged
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")

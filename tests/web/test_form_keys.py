@@ -58,7 +58,7 @@ def test_new_refuses_a_reused_key_with_other_fields(app, client):
     resp = _new(client, "key-4", "Friday", p1="Carlos")
     assert resp.status_code == 422
     with app.app_context():
-        from companion.db import get_db
+        from companion.storage.db import get_db
 
         assert [r[0] for r in get_db().execute("SELECT name FROM sessions")] == ["Friday"]
 

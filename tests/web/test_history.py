@@ -9,7 +9,7 @@ import pytest
 import zipfile
 
 
-from companion import csvexport
+from companion.domain import csvexport
 from helpers import unchanged, csrf
 from test_settle_page import DESMOCHE, NEEDS, NEWMARKET, _text, import_doc, session_doc
 
@@ -61,7 +61,7 @@ def _import_zip(client, raw: bytes, filename="archive.zip"):
 
 
 def _session_count(app) -> int:
-    from companion.db import connect
+    from companion.storage.db import connect
 
     db = connect(app.config["DATABASE"])
     try:
@@ -410,8 +410,8 @@ def test_import_needs_csrf_and_lands_once(app, client):
 def test_migration_moves_old_documents_into_rows(tmp_path):
     """A database of the first version (each session one JSON document) reads the same after m003/m004:
     the games as rows, the summaries and nets recomputed, the export equal to the old document."""
-    from companion import db as dbm
-    from companion import session as S
+    from companion.storage import db as dbm
+    from companion.domain import session as S
     from companion import service
 
     path = str(tmp_path / "old.db")

@@ -4,8 +4,8 @@ import json
 import pytest
 
 from companion import service
-from companion.db import connect
-from companion.session import FORMAT, load
+from companion.storage.db import connect
+from companion.domain.session import FORMAT, load
 
 SEATS = ["Ane", "Bea", "Carlos", "Dani"]
 

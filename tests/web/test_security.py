@@ -198,7 +198,7 @@ def test_link_guesses_are_slowed_not_a_table_s_phones(client):
 def test_a_short_admin_token_is_refused_at_start():
     import click
 
-    from companion.cli import _admin_token
+    from companion.ops.cli import _admin_token
 
     with pytest.raises(click.BadParameter):
         _admin_token("short")

@@ -87,7 +87,7 @@ def test_double_submit_creates_one_session(client, app):
     second = client.post("/new", data=data)
     assert first.headers["Location"] == second.headers["Location"]
     with app.app_context():
-        from companion.db import get_db
+        from companion.storage.db import get_db
         assert get_db().execute("SELECT count(*) FROM sessions").fetchone()[0] == 1
 
 
@@ -215,7 +215,7 @@ def test_bad_files_are_refused_with_the_json_path(client, app):
         assert resp.status_code == 422, message
         assert message in resp.get_data(as_text=True), message
     with app.app_context():
-        from companion.db import get_db
+        from companion.storage.db import get_db
         assert get_db().execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
 
 

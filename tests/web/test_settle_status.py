@@ -8,7 +8,7 @@ def _status(app, client, link):
     from companion.web.common import open_session
 
     token = link.rsplit("/", 1)[1]
-    from companion.messages import render
+    from companion.domain.messages import render
 
     with app.test_request_context():
         line = app.jinja_env.globals["settle_status"](open_session(token))

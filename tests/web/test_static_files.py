@@ -35,4 +35,4 @@ def test_htmx_is_served_as_vendored_and_icons_as_files(client):
         assert gzip.decompress(resp.get_data()) == fh.read()
     assert client.get("/static/icons/icon.svg").status_code == 200
     assert client.get("/static/nope.css").status_code == 404
-    assert client.get("/static/../companion/app.py").status_code == 404
+    assert client.get("/static/../companion/web/app.py").status_code == 404

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from companion import glossary
+from companion.domain import glossary
 from helpers import csrf, new_session
 from test_mus_web import act, add_match
 
@@ -90,7 +90,7 @@ def test_the_checker_sees_a_clash():
 
 
 def test_a_hand_given_as_a_parameter_reads_in_the_blogs_letters(app):
-    from companion.messages import msg
+    from companion.domain.messages import msg
     from companion.web.i18n import t
 
     hand = msg("mus.better_cards", team="A", lance="grande", player="Ane", cards="RR43")

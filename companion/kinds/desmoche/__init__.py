@@ -5,8 +5,8 @@
 the series), ``actions`` (typed taps), ``options`` (a new series' typed options), ``kind`` (the Kind the
 app talks to), ``messages`` (every sentence by code).
 """
-from . import messages  # noqa: F401  (registers the codes)
-from .kind import KIND
-from .options import Spec
+from companion.kinds.desmoche import messages  # noqa: F401  (registers the codes)
+from companion.kinds.desmoche.kind import KIND
+from companion.kinds.desmoche.options import Spec
 
 __all__ = ["KIND", "Spec"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import Action
+from companion.kinds.base import Action
 
 
 # the hand's parts typed in a form field of the same name (a side game's are under side_<name>)

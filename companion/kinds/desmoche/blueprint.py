@@ -12,14 +12,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from ...messages import msg
-from ..face import web
-from ..validate import MAX_COUNT
-from . import actions as A
-from .kind import KIND
-from .options import Spec
-from .shape import MAX_PLAYERS, SIDE_GAMES
-from .view import DONE, RECENT, hand_lines, page, side_label, sides, toast
+from companion.domain.messages import msg
+from companion.kinds.face import web
+from companion.kinds.validate import MAX_COUNT
+from companion.kinds.desmoche import actions as A
+from companion.kinds.desmoche.kind import KIND
+from companion.kinds.desmoche.options import Spec
+from companion.kinds.desmoche.shape import MAX_PLAYERS, SIDE_GAMES
+from companion.kinds.desmoche.view import DONE, RECENT, hand_lines, page, side_label, sides, toast
 
 _web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
 FormError = _web.FormError

@@ -25,7 +25,7 @@ integers even summed over the games of a night. A hand that would pass it is ref
 """
 from __future__ import annotations
 
-from ...errors import RuleError
+from companion.domain.errors import RuleError
 
 MAX_GAME_MINOR = 10 ** 16      # minor units: 100 trillion of a currency; 2**63 holds 900 such games
 

@@ -12,15 +12,15 @@ once, to read a session file or check the store.
 """
 from __future__ import annotations
 
-from ...errors import RuleError
-from ...messages import N_, msg, render
-from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart, ranked_by_net
-from ..validate import need_dict, need_index, need_int
-from . import actions as A
-from .hand import end_series, movements, multiple_word, play, start_state
-from .options import Spec, new_game
-from .shape import KIND as NAME
-from .shape import (MAX_PLAYERS, MAX_STAKE, MIN_PLAYERS, hands_list, norm_hand, norm_head,
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, msg, render
+from companion.kinds.base import Change, GameRec, Item, by_type, fingerprint, players_chart, ranked_by_net
+from companion.kinds.validate import need_dict, need_index, need_int
+from companion.kinds.desmoche import actions as A
+from companion.kinds.desmoche.hand import end_series, movements, multiple_word, play, start_state
+from companion.kinds.desmoche.options import Spec, new_game
+from companion.kinds.desmoche.shape import KIND as NAME
+from companion.kinds.desmoche.shape import (MAX_PLAYERS, MAX_STAKE, MIN_PLAYERS, hands_list, norm_hand, norm_head,
                     norm_head_end)
 
 TITLE = "desmoche.title"
@@ -92,7 +92,7 @@ class DesmocheKind:
         return None
 
     def table_game(self, players: list[str], seats: list[str]) -> dict:
-        from .options import Spec
+        from companion.kinds.desmoche.options import Spec
 
         return self.new_game(players, Spec(seats=list(seats)))
     def partnership(self, rec: GameRec) -> None:

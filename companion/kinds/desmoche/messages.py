@@ -1,11 +1,11 @@
-"""Every sentence of Desmoche (and Conquián), in English, by code (see companion.messages).
+"""Every sentence of Desmoche (and Conquián), in English, by code (see companion.domain.messages).
 
 The reasons (``why.*``) keep the old engine's wording word for word; the game's words stay Spanish (mico,
 arriba del palo, peladilla, doble, triple...). Side games and automatic wins are named by codes whose
 English is what the old engine wrote (``par_rojo``, ``cuatro cuerpos``), so that a translation may
 write them its own way.
 """
-from ...messages import N_, NP_, define
+from companion.domain.messages import N_, NP_, define
 
 define("desmoche", {
     "title": N_("Desmoche"),

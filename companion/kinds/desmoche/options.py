@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...errors import RuleError
-from ..validate import need_dict, need_int, need_seats
-from .shape import KIND, MAX_PLAYERS, MAX_UNIT_VALUE, MIN_PLAYERS, norm_rules
+from companion.domain.errors import RuleError
+from companion.kinds.validate import need_dict, need_int, need_seats
+from companion.kinds.desmoche.shape import KIND, MAX_PLAYERS, MAX_UNIT_VALUE, MIN_PLAYERS, norm_rules
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ Canonical hand: ``winner`` (always; null = no winner) then, when they apply, ``a
 """
 from __future__ import annotations
 
-from ...errors import RuleError
-from ..validate import (MAX_COUNT, MAX_MONEY, check_keys, name_list, need_bool, need_choice, need_dict,
+from companion.domain.errors import RuleError
+from companion.kinds.validate import (MAX_COUNT, MAX_MONEY, check_keys, name_list, need_bool, need_choice, need_dict,
                         need_int, need_list, need_seated, need_seats)
 
 KIND = "desmoche"

@@ -4,8 +4,8 @@ are legal; the kind must refuse the rest cleanly. Imported by the tests only (hy
 dependency)."""
 from hypothesis import strategies as st
 
-from . import KIND as D_KIND, actions as DA
-from .options import Spec
+from companion.kinds.desmoche import KIND as D_KIND, actions as DA
+from companion.kinds.desmoche.options import Spec
 
 
 def new_game(players):

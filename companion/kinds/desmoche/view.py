@@ -2,12 +2,12 @@
 hands, from the running state (never every hand)."""
 from __future__ import annotations
 
-from ...messages import msg
-from ..base import GameRec, Item
-from .hand import multiple_word
-from .kind import KIND
-from .messages import AUTO_LABELS
-from .shape import SIDE_GAMES
+from companion.domain.messages import msg
+from companion.kinds.base import GameRec, Item
+from companion.kinds.desmoche.hand import multiple_word
+from companion.kinds.desmoche.kind import KIND
+from companion.kinds.desmoche.messages import AUTO_LABELS
+from companion.kinds.desmoche.shape import SIDE_GAMES
 
 RECENT = 3
 # what a write was (the ``done`` of the game page's address after it): the toast says it in one line

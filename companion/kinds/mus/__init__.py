@@ -4,7 +4,7 @@
 hand from the running state), ``actions`` (typed taps), ``kind`` (the Kind the app talks to),
 ``messages`` (every sentence by code); ``view`` and ``blueprint`` are the web's.
 """
-from . import messages  # noqa: F401  (registers the codes)
-from .kind import KIND
+from companion.kinds.mus import messages  # noqa: F401  (registers the codes)
+from companion.kinds.mus.kind import KIND
 
 __all__ = ["KIND"]

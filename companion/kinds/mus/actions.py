@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import Action
+from companion.kinds.base import Action
 
 
 @dataclass(frozen=True)

@@ -7,17 +7,17 @@ from dataclasses import replace
 from flask import Blueprint, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from ... import numbers
-from ...messages import msg
-from ..face import web
-from ..base import GameRec
-from . import cards as C
-from . import fix, moves
-from .kind import NewMus
-from .options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
-from .shape import TALLY_LANCES
-from .moves import MAX_TALLY, read_tally
-from .view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
+from companion.domain import numbers
+from companion.domain.messages import msg
+from companion.kinds.face import web
+from companion.kinds.base import GameRec
+from companion.kinds.mus import cards as C
+from companion.kinds.mus import fix, moves
+from companion.kinds.mus.kind import NewMus
+from companion.kinds.mus.options import LANCES, OPTIONS, PRESETS, RANGES, TEAMS, effective
+from companion.kinds.mus.shape import TALLY_LANCES
+from companion.kinds.mus.moves import MAX_TALLY, read_tally
+from companion.kinds.mus.view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
 
 _web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
 open_session = _web.open_session

@@ -9,18 +9,18 @@ from urllib.parse import urlencode
 
 from flask import abort, request, url_for
 
-from ...errors import RuleError
-from ...jsonparse import parse_document
-from ...messages import msg
-from ..face import web
-from ..base import GameRec, apply_change, fingerprint
-from . import actions as A
-from .moves import cards_from, decode, form_field, held_from
-from .fixview import fix_view, with_cards, with_held, with_tally_award
-from .kind import KIND, ctx_of, team_names
-from .options import TEAMS, effective
-from .shape import TALLY_LANCES, norm_item
-from .view import JUEGO_CHOICES, PARES_CHOICES, hand_view, page
+from companion.domain.errors import RuleError
+from companion.domain.jsonparse import parse_document
+from companion.domain.messages import msg
+from companion.kinds.face import web
+from companion.kinds.base import GameRec, apply_change, fingerprint
+from companion.kinds.mus import actions as A
+from companion.kinds.mus.moves import cards_from, decode, form_field, held_from
+from companion.kinds.mus.fixview import fix_view, with_cards, with_held, with_tally_award
+from companion.kinds.mus.kind import KIND, ctx_of, team_names
+from companion.kinds.mus.options import TEAMS, effective
+from companion.kinds.mus.shape import TALLY_LANCES, norm_item
+from companion.kinds.mus.view import JUEGO_CHOICES, PARES_CHOICES, hand_view, page
 
 _web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
 FormError = _web.FormError

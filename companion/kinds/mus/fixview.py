@@ -6,10 +6,10 @@ from __future__ import annotations
 import copy
 from typing import Callable
 
-from ...messages import msg
-from .hand import lance
-from .options import LANCES, TEAMS, other
-from .view import step_text
+from companion.domain.messages import msg
+from companion.kinds.mus.hand import lance
+from companion.kinds.mus.options import LANCES, TEAMS, other
+from companion.kinds.mus.view import step_text
 
 
 def bid_options(min_bet: int) -> list[tuple[dict, list]]:

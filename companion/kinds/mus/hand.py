@@ -10,10 +10,10 @@ The running state (JSON, stored after every closed hand):
 """
 from __future__ import annotations
 
-from ...errors import RuleError
-from . import cards as C
-from .options import LANCES, STAGES, other
-from .shape import members
+from companion.domain.errors import RuleError
+from companion.kinds.mus import cards as C
+from companion.kinds.mus.options import LANCES, STAGES, other
+from companion.kinds.mus.shape import members
 
 START = {"score": {"A": 0, "B": 0}, "game": 1, "games": [], "games_won": {"A": 0, "B": 0},
          "match_winner": None, "mano": None, "dealt": 0, "game_ends": []}

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import RuleError
-from ...messages import N_, msg
-from ..base import Change, GameRec, Item, apply_change, by_type, check_at, fingerprint
-from ..validate import is_int, need_int
-from . import actions as A
-from .hand import Ctx, Play, lance, start_state, team_ref
-from .options import LANCES, STAGES, TEAMS, effective, other
-from ...club.results import match_result
-from .toasts import undone
-from .shape import (HEAD_KEYS, SCORING, members, norm_cards, norm_head, norm_held, norm_item)
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, msg
+from companion.kinds.base import Change, GameRec, Item, apply_change, by_type, check_at, fingerprint
+from companion.kinds.validate import is_int, need_int
+from companion.kinds.mus import actions as A
+from companion.kinds.mus.hand import Ctx, Play, lance, start_state, team_ref
+from companion.kinds.mus.options import LANCES, STAGES, TEAMS, effective, other
+from companion.club.results import match_result
+from companion.kinds.mus.toasts import undone
+from companion.kinds.mus.shape import (HEAD_KEYS, SCORING, members, norm_cards, norm_head, norm_held, norm_item)
 
 TITLE = "mus.title"
 
@@ -605,7 +605,7 @@ class MusKind:
 
     # -- what the app shows of it
     def state(self, rec: GameRec) -> dict:
-        from ...messages import ENGLISH as render
+        from companion.domain.messages import ENGLISH as render
 
         current, play = self.current(rec)
         seats = rec.head["seats"]

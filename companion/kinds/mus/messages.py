@@ -1,5 +1,5 @@
-"""Every sentence of Mus, in English, by code (see companion.messages). The game's words stay Spanish."""
-from ...messages import N_, define
+"""Every sentence of Mus, in English, by code (see companion.domain.messages). The game's words stay Spanish."""
+from companion.domain.messages import N_, define
 
 define("mus", {
     "title": N_("Mus"),

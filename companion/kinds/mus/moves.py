@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 from dataclasses import MISSING, fields
 
-from ... import numbers
-from ...errors import FormError
-from ...messages import N_, define, msg
-from ..base import Action
-from . import actions as A
-from . import cards as C
-from .options import LANCES, TEAMS
-from .shape import MAX_WHY, TALLY_LANCES
+from companion.domain import numbers
+from companion.domain.errors import FormError
+from companion.domain.messages import N_, define, msg
+from companion.kinds.base import Action
+from companion.kinds.mus import actions as A
+from companion.kinds.mus import cards as C
+from companion.kinds.mus.options import LANCES, TEAMS
+from companion.kinds.mus.shape import MAX_WHY, TALLY_LANCES
 
 define("mus.move", {       # the form's words (the same as every form's: one translation)
     "type": N_("Type %(what)s."),
@@ -134,7 +134,7 @@ def read_int(form, name: str, errors: dict, *, minimum: int, maximum: int, requi
         if required:
             errors.setdefault(name, msg("mus.move.type", what=msg("mus.move.number")))
         return None
-    try:                                    # the one number reader (companion/numbers.py)
+    try:                                    # the one number reader (companion/domain/numbers.py)
         return numbers.parse_int(text, minimum, maximum, signed=True)
     except numbers.NumberRefused as err:
         if err.reason == "not_int":

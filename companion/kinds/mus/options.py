@@ -1,8 +1,8 @@
 """Mus rule options and the two presets (shared/rules/mus.md, "Presets")."""
 from __future__ import annotations
 
-from ...errors import RuleError
-from ..validate import is_int
+from companion.domain.errors import RuleError
+from companion.kinds.validate import is_int
 
 LANCES = ("grande", "chica", "pares", "juego")
 STAGES = LANCES + ("showdown",)

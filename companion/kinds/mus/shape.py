@@ -3,11 +3,11 @@ element of ``hands`` (a dealt hand, a tally hand, or an adjustment), checked for
 the bids and the count make sense is ``hand.py``'s business."""
 from __future__ import annotations
 
-from ... import text as text_policy
-from ...errors import RuleError
-from ..validate import MAX_MONEY, check_keys, is_int, need_int
-from . import cards as C
-from .options import LANCES, STAGES, TEAMS, norm_rules
+from companion.domain import text as text_policy
+from companion.domain.errors import RuleError
+from companion.kinds.validate import MAX_MONEY, check_keys, is_int, need_int
+from companion.kinds.mus import cards as C
+from companion.kinds.mus.options import LANCES, STAGES, TEAMS, norm_rules
 
 HEAD_KEYS = ("kind", "rules", "seats", "stones", "stake", "team_names", "scoring", "ended")
 SCORING = ("bids", "tally")

@@ -4,8 +4,8 @@ are legal; the kind must refuse the rest cleanly. Imported by the tests only (hy
 dependency)."""
 from hypothesis import strategies as st
 
-from . import KIND, actions as MA, view as mus_view
-from .kind import NewMus
+from companion.kinds.mus import KIND, actions as MA, view as mus_view
+from companion.kinds.mus.kind import NewMus
 
 RANKS = "RCS7654321"
 PARES = [None, "pareja", "medias", "duples"]

@@ -3,10 +3,10 @@ back. Apart from the page models so the kind itself can say it (``Kind.undone``)
 in, never imported."""
 from __future__ import annotations
 
-from ...messages import msg
-from ..base import GameRec
-from .hand import lance
-from .options import LANCES
+from companion.domain.messages import msg
+from companion.kinds.base import GameRec
+from companion.kinds.mus.hand import lance
+from companion.kinds.mus.options import LANCES
 
 
 def step_text(step: dict) -> dict:

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from ...messages import msg
-from ..base import GameRec, Item
-from .hand import Play, lance
-from .kind import KIND, keepers_of, stones_of, team_names
-from .moves import MAX_TALLY, dump_tally, mv
-from .options import LANCES, TEAMS, effective
-from .shape import TALLY_LANCES
-from .toasts import ordago_accepted, step_text
-from .toasts import toast as _toast
+from companion.domain.messages import msg
+from companion.kinds.base import GameRec, Item
+from companion.kinds.mus.hand import Play, lance
+from companion.kinds.mus.kind import KIND, keepers_of, stones_of, team_names
+from companion.kinds.mus.moves import MAX_TALLY, dump_tally, mv
+from companion.kinds.mus.options import LANCES, TEAMS, effective
+from companion.kinds.mus.shape import TALLY_LANCES
+from companion.kinds.mus.toasts import ordago_accepted, step_text
+from companion.kinds.mus.toasts import toast as _toast
 
 BET_AMOUNTS = (2, 3, 5, 10)
 QUICK_BETS = (2, 5)     # the thumb bar's envite buttons (the others are one tap away, under "More")
@@ -99,7 +99,7 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
           "hand": {"mano": progress["mano"]} if progress else None, "next_mano": next_mano,
           "game_over": game_over, "seats": seats, "ended": head.get("ended")}
     if head.get("ended"):
-        from ...club.results import match_result
+        from companion.club.results import match_result
 
         st["result"] = match_result({**current, "ended": head["ended"]})[0]
     first = len(rec.items) - len(recent)      # the recent items are the last ones

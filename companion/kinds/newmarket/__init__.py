@@ -4,7 +4,7 @@
 against the running state before it), ``deal`` (playing one deal; the leftovers), ``actions`` (typed
 taps), ``kind`` (the Kind the app talks to), ``messages`` (every sentence by code).
 """
-from . import messages  # noqa: F401  (registers the codes)
-from .kind import KIND
+from companion.kinds.newmarket import messages  # noqa: F401  (registers the codes)
+from companion.kinds.newmarket.kind import KIND
 
 __all__ = ["KIND"]

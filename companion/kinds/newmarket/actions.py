@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..base import Action, seat_field
+from companion.kinds.base import Action, seat_field
 
 
 @dataclass(frozen=True)

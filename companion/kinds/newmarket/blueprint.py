@@ -15,13 +15,13 @@ from dataclasses import replace
 
 from flask import Blueprint, abort, request, url_for
 
-from ...errors import RuleError
-from ...messages import msg
-from ..face import web
-from . import actions as A
-from .kind import KIND
-from .options import MAX_ANTE, MAX_CARDS_LEFT, MAX_PLAYERS, NewmarketSpec, QUEENS
-from .view import DONE, RECENT, card_info, candidates, deal_lines, page, toast
+from companion.domain.errors import RuleError
+from companion.domain.messages import msg
+from companion.kinds.face import web
+from companion.kinds.newmarket import actions as A
+from companion.kinds.newmarket.kind import KIND
+from companion.kinds.newmarket.options import MAX_ANTE, MAX_CARDS_LEFT, MAX_PLAYERS, NewmarketSpec, QUEENS
+from companion.kinds.newmarket.view import DONE, RECENT, card_info, candidates, deal_lines, page, toast
 
 _web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
 FormError = _web.FormError
@@ -457,8 +457,8 @@ def _correct_page(view, gi: int, di: int, form=None, errors=None, status=200):
     if not 0 <= di < len(rec.items):
         abort(404)
     item = rec.items[di]
-    from .deal import play
-    from .shape import Ctx
+    from companion.kinds.newmarket.deal import play
+    from companion.kinds.newmarket.shape import Ctx
 
     result = item.result or play(Ctx(rec.head), item.before, item.body, di + 1)[1]
     rules = rec.head["rules"]

@@ -15,10 +15,10 @@ builds sentences it does not show.
 """
 from __future__ import annotations
 
-from .options import RANKS, SUITS, pretty
+from companion.kinds.newmarket.options import RANKS, SUITS, pretty
 
 _PRETTY = {r + s: pretty(r + s) for r in RANKS for s in SUITS}
-from .shape import Ctx
+from companion.kinds.newmarket.shape import Ctx
 
 
 def start_state(ctx: Ctx, seed: dict | None) -> dict:

@@ -17,14 +17,14 @@ typed options of ``new_game``). None of them walks past deals except ``moves``/`
 """
 from __future__ import annotations
 
-from ...errors import RuleError
-from ...messages import CATALOG, N_, msg
-from ..base import Change, GameRec, Item, by_type, fingerprint, players_chart, ranked_by_net
-from ..validate import need_bool, need_index, need_seated
-from . import actions as A
-from .deal import dealer_index, finish, is_bury, leftover_moves, play, start_state
-from .options import NewmarketSpec, pretty
-from .shape import Ctx, norm_boodle, norm_deal, norm_dummy, norm_end, norm_head, norm_seed
+from companion.domain.errors import RuleError
+from companion.domain.messages import CATALOG, N_, msg
+from companion.kinds.base import Change, GameRec, Item, by_type, fingerprint, players_chart, ranked_by_net
+from companion.kinds.validate import need_bool, need_index, need_seated
+from companion.kinds.newmarket import actions as A
+from companion.kinds.newmarket.deal import dealer_index, finish, is_bury, leftover_moves, play, start_state
+from companion.kinds.newmarket.options import NewmarketSpec, pretty
+from companion.kinds.newmarket.shape import Ctx, norm_boodle, norm_deal, norm_dummy, norm_end, norm_head, norm_seed
 
 TITLE = "newmarket.title"
 
@@ -131,7 +131,7 @@ class NewmarketKind:
         return None
 
     def table_game(self, players: list[str], seats: list[str]) -> dict:
-        from .options import NewmarketSpec
+        from companion.kinds.newmarket.options import NewmarketSpec
 
         return self.new_game(players, NewmarketSpec(seats=list(seats)))
     def partnership(self, rec: GameRec) -> None:

@@ -1,6 +1,6 @@
-"""Every sentence of Newmarket, in English, by code (see companion.messages). The reasons (``why.*``)
+"""Every sentence of Newmarket, in English, by code (see companion.domain.messages). The reasons (``why.*``)
 keep the old engine's wording, word for word: the log of a session must read as it always did."""
-from ...messages import N_, NP_, define
+from companion.domain.messages import N_, NP_, define
 
 define("newmarket", {
     "title": N_("Newmarket"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import RuleError, join_path
-from ..validate import MAX_COUNT, MAX_MONEY, check_keys, need_choice, need_dict, need_int, need_list
+from companion.domain.errors import RuleError, join_path
+from companion.kinds.validate import MAX_COUNT, MAX_MONEY, check_keys, need_choice, need_dict, need_int, need_list
 
 RANKS = ("A", "K", "Q", "J", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 SUITS = ("S", "H", "D", "C")

@@ -9,10 +9,10 @@ in which the last face-up King is taken has no end (it ends the game).
 """
 from __future__ import annotations
 
-from ...errors import RuleError, join_path
-from ..validate import (MAX_COUNT, check_keys, need_bool, need_dict, need_int, need_list, need_seated,
+from companion.domain.errors import RuleError, join_path
+from companion.kinds.validate import (MAX_COUNT, check_keys, need_bool, need_dict, need_int, need_list, need_seated,
                         need_seats)
-from .options import (MAX_ANTE, MAX_CARDS_LEFT, MAX_CHIP_VALUE, MAX_PLAYERS, MAX_START, MIN_PLAYERS,
+from companion.kinds.newmarket.options import (MAX_ANTE, MAX_CARDS_LEFT, MAX_CHIP_VALUE, MAX_PLAYERS, MAX_START, MIN_PLAYERS,
                       norm_card, norm_rules, pretty)
 
 HEAD_KEYS = ("kind", "rules", "seats", "start_chips", "chip_value", "ended")

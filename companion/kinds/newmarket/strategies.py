@@ -4,8 +4,8 @@ are legal; the kind must refuse the rest cleanly. Imported by the tests only (hy
 dependency)."""
 from hypothesis import strategies as st
 
-from . import KIND as N_KIND, actions as NA
-from .options import NewmarketSpec
+from companion.kinds.newmarket import KIND as N_KIND, actions as NA
+from companion.kinds.newmarket.options import NewmarketSpec
 
 
 def new_game(players):

@@ -2,12 +2,12 @@
 step now and the last few deals, from the running state and the deal in progress (never every deal)."""
 from __future__ import annotations
 
-from ...messages import msg
-from ..base import GameRec, Item
-from .deal import is_bury, play
-from .kind import KIND
-from .options import QUEENS, SUIT_SYMBOL, pretty
-from .shape import Ctx
+from companion.domain.messages import msg
+from companion.kinds.base import GameRec, Item
+from companion.kinds.newmarket.deal import is_bury, play
+from companion.kinds.newmarket.kind import KIND
+from companion.kinds.newmarket.options import QUEENS, SUIT_SYMBOL, pretty
+from companion.kinds.newmarket.shape import Ctx
 
 RECENT = 3
 # what a write was (the ``done`` of the game page's address after it): the toast says it in one line

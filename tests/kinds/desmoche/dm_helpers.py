@@ -1,7 +1,7 @@
 """What the Desmoche kind's tests share: build a series, tap, read the state in English."""
 import pytest
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import apply_change
 from companion.kinds.desmoche import KIND, Spec  # noqa: F401  (re-exported for the tests)
 from companion.kinds.desmoche import actions as A

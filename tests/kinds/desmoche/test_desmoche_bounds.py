@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import apply_change
 from companion.kinds.desmoche import KIND, Spec
 from companion.kinds.desmoche import actions as A

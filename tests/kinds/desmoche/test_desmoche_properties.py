@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.errors import RuleError, Stale
+from companion.domain.errors import RuleError, Stale
 from companion.kinds.base import apply_change
 from companion.kinds.desmoche import KIND
 from companion.kinds.desmoche import actions as A

@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import action_from_json
 from companion.kinds.desmoche import KIND, Spec
 from companion.kinds.desmoche import actions as A
 from companion.kinds.desmoche.hand import multiple_word
-from companion.messages import render
+from companion.domain.messages import render
 from dm_helpers import P3, PLAYERS, act, doc, err, game, hand, state, view, whys, zero_sum
 
 

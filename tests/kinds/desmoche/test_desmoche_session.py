@@ -5,8 +5,10 @@ import json
 
 import pytest
 
-from companion import events as E, kinds, session
-from companion.errors import RuleError
+from companion import kinds
+from companion.domain import events as E
+from companion.domain import session
+from companion.domain.errors import RuleError
 from companion.kinds.desmoche import KIND, Spec
 from companion.kinds.desmoche import actions as A
 

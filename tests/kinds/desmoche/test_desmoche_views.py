@@ -2,7 +2,7 @@
 summary and headline, the hand-by-hand page with its chart, the CSV rows, the settlement."""
 from companion.kinds.desmoche import KIND
 from companion.kinds.desmoche import actions as A
-from companion.messages import CATALOG, render
+from companion.domain.messages import CATALOG, render
 from dm_helpers import P3, act, game, hand, state, view
 
 

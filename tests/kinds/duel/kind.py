@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import Action, Change, GameRec, Item, check_at, fingerprint, players_chart
-from companion.messages import N_, define, msg
+from companion.domain.messages import N_, define, msg
 
 define("duel", {
     "title": N_("Duel"),

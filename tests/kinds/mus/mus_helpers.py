@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 
-from companion.errors import RuleError  # noqa: F401  (re-exported for the tests)
+from companion.domain.errors import RuleError  # noqa: F401  (re-exported for the tests)
 from companion.kinds.base import GameRec, apply_change
 from companion.kinds.mus import KIND
 from companion.kinds.mus import actions as A

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from companion.errors import Stale
+from companion.domain.errors import Stale
 from companion.kinds.base import action_from_json
 from companion.kinds.mus import KIND
 from companion.kinds.mus import actions as A

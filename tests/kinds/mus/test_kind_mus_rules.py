@@ -7,7 +7,7 @@ import pytest
 
 from companion.kinds.mus import KIND
 from companion.kinds.mus.kind import NewMus, keepers_of, stones_of
-from companion.messages import render
+from companion.domain.messages import render
 from mus_helpers import (NOBODY, PLAYERS, SEATS, RuleError, alerts, bet, call, entries, fold, game, hand,
                          ordago, page, raw_game, results, rz, state)
 

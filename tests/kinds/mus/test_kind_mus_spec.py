@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from companion.errors import Stale
+from companion.domain.errors import Stale
 from companion.kinds.base import apply_change
 from companion.kinds.mus import KIND
 from companion.kinds.mus import actions as A
 from companion.kinds.mus import cards as C
-from companion.messages import render
+from companion.domain.messages import render
 from mus_helpers import (NOBODY, PLAYERS, RuleError, bet, call, doc, entries, fold, game, hand, ordago, page,
                          raw_game, results, run, rz, state, tap)
 

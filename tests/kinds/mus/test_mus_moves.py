@@ -3,7 +3,7 @@ button's move and the fields beside it) and decoded as the route reads it, is th
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.errors import FormError
+from companion.domain.errors import FormError
 from companion.kinds.mus import actions as A, moves
 
 SEATS = ["Ane", "Bea", "Carlos", "Dani"]

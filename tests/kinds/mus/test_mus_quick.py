@@ -4,7 +4,7 @@ the hand the step-by-step taps give, as one change (one undo)."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import apply_change
 from companion.kinds.mus import actions as A
 from companion.kinds.mus.kind import KIND

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import GameRec, apply_change
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket import actions as A  # noqa: F401  (re-exported for the tests)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from companion.errors import RuleError, Stale
+from companion.domain.errors import RuleError, Stale
 from companion.kinds.base import action_from_json, apply_change
 from companion.kinds.newmarket import KIND
 

@@ -1,7 +1,7 @@
 """Parlett with one King left face up before a deal (issue 9; shared/seeds/newmarket-ja.txt lines 86-91):
 no dead-hand exchange, 'bury the Jack' instead, and no chip moves for it."""
 from companion.kinds.newmarket import KIND
-from companion.messages import render
+from companion.domain.messages import render
 
 from nm_helpers import P4, PARLETT, A, game, refusal, run, same, state, total, whys
 

@@ -4,10 +4,12 @@ import copy
 
 import pytest
 
-from companion import events, kinds, session
+from companion import kinds
+from companion.domain import events
+from companion.domain import session
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket.options import NewmarketSpec
-from companion.messages import render
+from companion.domain.messages import render
 
 from nm_helpers import P4, PARLETT, PLAYERS, A, err, game, refusal, run, same, state, total
 
@@ -155,7 +157,7 @@ def test_carry_game_that_carries_on():
 
 
 # ---------------------------------------------------------------------------------------------------
-# through the session layer (companion.session): derived, propagated, summed
+# through the session layer (companion.domain.session): derived, propagated, summed
 # ---------------------------------------------------------------------------------------------------
 
 @pytest.fixture

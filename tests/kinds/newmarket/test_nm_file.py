@@ -9,7 +9,7 @@ import pytest
 
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket.options import KINGS, NewmarketSpec
-from companion.messages import CATALOG
+from companion.domain.messages import CATALOG
 
 from nm_helpers import P4, PLAYERS, err, refusal, same, rebuilt
 

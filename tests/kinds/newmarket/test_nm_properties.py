@@ -10,11 +10,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.errors import RuleError
+from companion.domain.errors import RuleError
 from companion.kinds.base import apply_change
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket.kind import english
-from companion.messages import CATALOG, render
+from companion.domain.messages import CATALOG, render
 
 from nm_helpers import PLAYERS, A, now, rebuilt, same, total
 

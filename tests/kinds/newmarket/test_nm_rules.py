@@ -4,7 +4,7 @@ import pytest
 
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket.options import CLASSIC_BOODLES, KINGS, NewmarketSpec
-from companion.messages import render
+from companion.domain.messages import render
 
 from nm_helpers import (P4, PARLETT, PLAYERS, A, apply_err, err, game, now, raw_game, results, run, state, total,
                         whys)

@@ -2,7 +2,7 @@
 chart (history), the CSV rows (ledger), the state's log."""
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket.kind import english
-from companion.messages import render
+from companion.domain.messages import render
 
 from nm_helpers import P4, PARLETT, A, game, run, state
 

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .engine import is_url
+from companion.storage.engine import is_url
 
 MIN_ADMIN_TOKEN = 16
 
@@ -34,7 +34,7 @@ class _DatabaseErrors:
     def __exit__(self, etype, err, _tb):
         import sqlite3
 
-        from .faults import database_line, kind_of
+        from companion.web.faults import database_line, kind_of
 
         if err is not None and (isinstance(err, (sqlite3.Error, OSError)) or kind_of(err) is not None):
             raise click.ClickException(database_line(self.path, err)) from None
@@ -44,7 +44,7 @@ class _DatabaseErrors:
 def _where(db_path: str) -> str:
     """The database as a person reads it: a file's full path, a URL without its password."""
     if is_url(db_path):
-        from .storage.postgres import describe
+        from companion.storage.postgres import describe
 
         return describe(db_path)
     return os.path.abspath(db_path)
@@ -53,8 +53,8 @@ def _where(db_path: str) -> str:
 def _open_app(db_path: str, config: dict | None = None, *, write: bool = True):
     """The app on ``db_path`` (created or migrated); with ``write``, checked writable by a real write.
     Without it, the database must already exist (nothing is created by reading)."""
-    from .app import create_app
-    from .faults import cannot_write, database_line, probe_write
+    from companion.web.app import create_app
+    from companion.web.faults import cannot_write, database_line, probe_write
 
     if write:
         why = cannot_write(db_path)
@@ -112,9 +112,9 @@ def _admin_token(given: str | None) -> str | None:
                    "nginx) (env COMPANION_WORKER).")
 def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, workers, server_name, worker):
     """Serve the app: gunicorn worker processes on every core (waitress on Windows)."""
-    from . import server
-    from .proxy import trusted_proxy
-    from .share import base_url as reachable, qr_text
+    from companion.ops import server
+    from companion.web.proxy import trusted_proxy
+    from companion.web.share import base_url as reachable, qr_text
 
     token = _admin_token(admin_token)
     behind_proxy = trusted_proxy(behind_proxy)
@@ -155,9 +155,9 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, wor
 
 
 def _read(path: str):
-    """A session file, parsed and checked by the one reader (companion.session.read_file)."""
-    from .archive import read_session
-    from .errors import RuleError
+    """A session file, parsed and checked by the one reader (companion.domain.session.read_file)."""
+    from companion.archive import read_session
+    from companion.domain.errors import RuleError
 
     try:
         with open(path, "rb") as fh:
@@ -175,9 +175,9 @@ def _read(path: str):
 @click.argument("file", type=click.Path(dir_okay=False))
 def import_(db_path, file):
     """Import a companion-session/1 file as a new session; prints its id and links."""
-    from . import service
-    from .storage import store
-    from .storage.db import connect
+    from companion import service
+    from companion.storage import store
+    from companion.storage.db import connect
 
     sess = _read(file)
     _open_app(db_path)  # creates / migrates the database
@@ -193,10 +193,10 @@ def import_(db_path, file):
 @click.argument("session_id", type=int)
 def export(db_path, session_id):
     """Print session ID as a companion-session/1 file."""
-    from . import service
-    from .session import to_doc
-    from .storage import store
-    from .storage.db import connect
+    from companion import service
+    from companion.domain.session import to_doc
+    from companion.storage import store
+    from companion.storage.db import connect
 
     if not is_url(db_path) and not os.path.isfile(db_path):
         raise click.ClickException(f"no session {session_id}: no database at {os.path.abspath(db_path)}")
@@ -216,9 +216,9 @@ def export(db_path, session_id):
 def copy_(db_path, target):
     """Copy the whole archive (--db) into another, empty database: every session, link, key and browser
     as it is, so printed QR codes and open phones go on working. Move to PostgreSQL with it."""
-    from .storage.copy import copy
-    from .errors import RuleError
-    from .messages import ENGLISH
+    from companion.storage.copy import copy
+    from companion.domain.errors import RuleError
+    from companion.domain.messages import ENGLISH
 
     if not is_url(db_path) and not os.path.isfile(db_path):
         raise click.ClickException(f"no database at {os.path.abspath(db_path)}")
@@ -236,8 +236,8 @@ def copy_(db_path, target):
 def check(db_path):
     """Check the database: SQLite's integrity check, then every game's stored state against the replay of
     its hands. Names each wrong session; exit status 1 when anything is wrong."""
-    from .check import check_database
-    from .storage.db import connect
+    from companion.ops.check import check_database
+    from companion.storage.db import connect
 
     _open_app(db_path, write=False)
     with _DatabaseErrors(db_path):
@@ -255,7 +255,7 @@ def check(db_path):
 @click.argument("file", type=click.Path(dir_okay=False))
 def state(file):
     """Print the companion-state/1 JSON computed from a session file (offline; no database)."""
-    from .session import state_of
+    from companion.domain.session import state_of
 
     click.echo(json.dumps(state_of(_read(file)), ensure_ascii=False, indent=2))
 

@@ -18,7 +18,7 @@ COMPRESSIBLE = ["text/html", "text/css", "application/javascript", "text/javascr
 def _resource_dir(name: str) -> str:
     """templates/ and static/ live at the top of the source tree; an installed wheel carries them
     under <prefix>/share/companion/."""
-    here = Path(__file__).resolve().parent.parent / name
+    here = Path(__file__).resolve().parents[2] / name
     if here.is_dir():
         return str(here)
     return str(Path(sys.prefix) / "share" / "companion" / name)
@@ -47,9 +47,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    from . import faults, formkeys, logredact, proxy, security
-    from .storage import db
-    from .web import limits, poll
+    from companion import formkeys
+    from companion.web import faults
+    from companion.web import logredact
+    from companion.web import proxy
+    from companion.web import security
+    from companion.storage import db
+    from companion.web import limits, poll
 
     app.config.setdefault("SECRET_KEY", None)
     secret = db.init_db(app.config["DATABASE"])
@@ -63,7 +67,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["form_key"] = security.form_key
 
-    from .web import register
+    from companion.web import register
 
     register(app)
     limits.init_app(app)
@@ -86,12 +90,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.errorhandler(429)
     @app.errorhandler(500)
     def error_page(err):
-        from .messages import ENGLISH, CATALOG, msg
-        from .web.i18n import t
+        from companion.domain.messages import ENGLISH, CATALOG, msg
+        from companion.web.i18n import t
 
         code = getattr(err, "code", 500) or 500
         if code == 413:     # read what is still coming: the client then reads this page, not a reset
-            from .errors import drain_body
+            from companion.domain.errors import drain_body
 
             drain_body(request.environ)
         m = msg(f"error.{code}") if f"error.{code}" in CATALOG else None
@@ -116,7 +120,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-from .messages import N_, define  # noqa: E402
+from companion.domain.messages import N_, define  # noqa: E402
 
 define("error", {
     "400": N_("That request was not understood."),

@@ -146,7 +146,7 @@ def check(raw: str) -> tuple[str, str | None]:
 
 def clean(raw: str, path: str) -> str:
     """The normalized text, or RuleError ``text.hidden`` naming the refused code point."""
-    from .errors import RuleError
+    from companion.domain.errors import RuleError
 
     text, bad = check(raw)
     if bad is not None:
@@ -232,13 +232,13 @@ def safe_segment(label: str) -> bool:
 
 def check_segment(label: str, path: str) -> None:
     """RuleError ``text.segment`` when ``label`` is not ``safe_segment``."""
-    from .errors import RuleError
+    from companion.domain.errors import RuleError
 
     if not safe_segment(label):
         raise RuleError("text.segment", path)
 
 
-from .messages import N_, define  # noqa: E402
+from companion.domain.messages import N_, define  # noqa: E402
 
 define("text", {"hidden": N_("cannot hold invisible, blank-looking, control or text-direction characters "
                              "(%(char)s found)"),

@@ -1,7 +1,7 @@
 """A night at the table, pure (no Flask, no SQLite): the session file (companion-session/1) read into
 games, and the state it computes (companion-state/1).
 
-What the events do to a session is ``companion.events`` (one table, for the stored rows and for replay).
+What the events do to a session is ``companion.domain.events`` (one table, for the stored rows and for replay).
 """
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from . import kinds, text as text_policy
-from .errors import RuleError, join_path
-from .kinds.base import GameRec
-from .messages import N_, define
-from .settle import settle as settle_plan
+from companion import kinds
+from companion.domain import text as text_policy
+from companion.domain.errors import RuleError, join_path
+from companion.kinds.base import GameRec
+from companion.domain.messages import N_, define
+from companion.domain.settle import settle as settle_plan
 
 FORMAT = "companion-session/1"
 STATE_FORMAT = "companion-state/1"
@@ -156,7 +157,7 @@ def _clean_settle(raw, players: list[str], path: str = "settle") -> dict:
             for who in ("from", "to"):
                 if p[who] not in players:
                     raise RuleError("v.not_player", f"{ppath}.{who}", name=str(p[who])[:40])
-            from .kinds.validate import need_int
+            from companion.kinds.validate import need_int
 
             amount = need_int(p["amount"], f"{ppath}.amount", 1, 10 ** 15)
             marks.append({"from": p["from"], "to": p["to"], "amount": amount})
@@ -180,7 +181,7 @@ def normalize_header(doc) -> dict:
         out["currency"] = clean_currency(doc["currency"])
     out["players"] = clean_players(doc.get("players"), high=max_players(doc))
     if doc.get("club") is not None:     # a club night (rules/club.md)
-        from .club.shape import clean_club
+        from companion.club.shape import clean_club
 
         out["club"] = clean_club(doc["club"], out["players"])
     if doc.get("settle") is not None:
@@ -188,7 +189,7 @@ def normalize_header(doc) -> dict:
         if settle:
             out["settle"] = settle
     if doc.get("log") is not None:      # the organizer's log of a club night (changes no score)
-        from .club.log import clean_log
+        from companion.club.log import clean_log
 
         log = clean_log(doc["log"])
         if log:
@@ -214,7 +215,7 @@ def build_game(game, players: list[str], seed: dict | None, path: str = "") -> G
     if kind not in kinds.KINDS:
         raise RuleError("session.unknown_kind", join_path(path, "kind"), kind=str(kind)[:20],
                         known=", ".join(kinds.KINDS))
-    from .club.shape import split_place
+    from companion.club.shape import split_place
 
     k = kinds.KINDS[kind]
     try:
@@ -259,7 +260,7 @@ def load(doc) -> Session:
         seed = _seed_before(games, i, kind) if kind in kinds.KINDS else None
         games.append(build_game(game, header["players"], seed, f"games[{i}]"))
     if header.get("club"):
-        from .club.shape import check_round_games
+        from companion.club.shape import check_round_games
 
         check_round_games(header["club"], [{"kind": g.kind, "seats": kinds.KINDS[g.kind].seats(g.head),
                                             "round": g.head.get("round"), "stage": g.head.get("stage"),
@@ -274,7 +275,7 @@ def _state_later(rec: GameRec):
 
 def read_file(data: bytes | str) -> Session:
     """A session file's bytes, parsed and checked in one place (web import, archive, command line)."""
-    from .jsonparse import parse_document
+    from companion.domain.jsonparse import parse_document
 
     return load(parse_document(data))
 
@@ -300,7 +301,7 @@ def state_of(session: Session) -> dict:
     states = [kinds.KINDS[g.kind].state(g) for g in session.games]
     out = {"format": STATE_FORMAT, "games": states, "settle": settle_of(session.header, session.games)}
     if session.header.get("club"):
-        from .club.night import club_state
+        from companion.club.night import club_state
 
         out["club"] = club_state(session.header, session.games, states)
     return out

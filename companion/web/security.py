@@ -6,7 +6,7 @@ import secrets
 from flask import abort, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 
-from .proxy import HSTS
+from companion.web.proxy import HSTS
 
 CSRF_FIELD = "csrf"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -69,7 +69,7 @@ def add_headers(response):
     h = response.headers
     for name, value in SECURITY_HEADERS:
         h.setdefault(name, value)
-    if request.is_secure:       # https reached us (behind a proxy: it said so, see companion.proxy)
+    if request.is_secure:       # https reached us (behind a proxy: it said so, see companion.web.proxy)
         h.setdefault("Strict-Transport-Security", HSTS)
     if getattr(g, "capability_page", False):
         (robots, never), cache = CAPABILITY_HEADERS

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from . import kinds
-from .errors import RuleError, Stale
-from .kinds.base import Action, Change, GameRec, Item, action_from_json, apply_change
-from .session import (max_players, Session, build_game, clean_name, clean_session_name, game_doc, load,
+from companion import kinds
+from companion.domain.errors import RuleError, Stale
+from companion.kinds.base import Action, Change, GameRec, Item, action_from_json, apply_change
+from companion.domain.session import (max_players, Session, build_game, clean_name, clean_session_name, game_doc, load,
                       same_player, settle_of)
 
 
@@ -120,7 +120,7 @@ def _with_settle(header: dict, settle: dict) -> dict:
 
 def club_set(night: Night, payload: dict, stale: bool) -> Outcome:
     """The organizer's club night settings (format, pairs, byes, who left, the round clock)."""
-    from .club.shape import clean_club
+    from companion.club.shape import clean_club
 
     header = night.header
     out = {k: v for k, v in header.items() if k != "club"}
@@ -132,7 +132,7 @@ def club_set(night: Night, payload: dict, stale: bool) -> Outcome:
 def logged(night: Night, payload: dict, stale: bool) -> Outcome:
     """The organizer's log gets one entry at its end (a closed result changed: rules/club.md, Tables).
     It changes no score, and undo does not take it back."""
-    from .club.log import clean_entry
+    from companion.club.log import clean_entry
 
     entry = clean_entry(payload.get("entry"), "entry", night.count() + 1)
     header = night.header

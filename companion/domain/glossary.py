@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .messages import N_
+from companion.domain.messages import N_
 
 VOCABULARIES = ("spanish", "poker")    # the Japanese Mus vocabularies; "spanish" is the default
 # their names (shown in Japanese only, in the language menu)

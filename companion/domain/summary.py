@@ -11,9 +11,9 @@ Keys: ``started``, ``players``, ``kinds``, ``currency``, ``nets`` ({player: mino
 """
 from __future__ import annotations
 
-from . import kinds
-from .kinds.base import GameRec
-from .settle import settle
+from companion import kinds
+from companion.kinds.base import GameRec
+from companion.domain.settle import settle
 
 
 def entry(rec: GameRec) -> dict:

@@ -12,8 +12,8 @@ import errno
 import os
 import sqlite3
 
-from .engine import is_url
-from .messages import N_, define
+from companion.storage.engine import is_url
+from companion.domain.messages import N_, define
 
 READONLY, FULL, BUSY, BROKEN, MISSING = "readonly", "full", "busy", "broken", "missing"
 
@@ -123,7 +123,7 @@ def database_line(path: str, err: BaseException | str) -> str:
     """One line for the command line, naming the file and what to do."""
     kind = err if isinstance(err, str) else kind_at(err, path)
     if is_url(path):
-        from .storage.postgres import describe
+        from companion.storage.postgres import describe
 
         return f"database {describe(path)}: {'busy or unreachable, try again' if kind == BUSY else err}"
     where = os.path.abspath(path)
@@ -164,8 +164,8 @@ def install(app) -> None:
 def _fault_page(err):
     from flask import current_app, render_template, request
 
-    from .messages import ENGLISH
-    from .web.i18n import t
+    from companion.domain.messages import ENGLISH
+    from companion.web.i18n import t
 
     kind = kind_at(err, current_app.config["DATABASE"]) or BROKEN
     current_app.logger.warning("database problem (%s) on %s %s: %s", kind, request.method, request.path, err)
@@ -182,6 +182,6 @@ def _fault_page(err):
 def probe_write(path: str) -> None:
     """One real write, now (``storage.db.probe_write``): a read-only mount or a full disk is found when
     the server starts or a command begins, not at the first hand of the night."""
-    from .storage.db import probe_write as probe
+    from companion.storage.db import probe_write as probe
 
     probe(path)

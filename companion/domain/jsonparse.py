@@ -29,8 +29,8 @@ import sys
 from math import isfinite
 from typing import Any
 
-from .errors import RuleError
-from .messages import N_, define
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, define
 
 MAX_BYTES = 8 * 1024 * 1024
 # values, object members and array elements (``count_values``): a session file is limited to 45,000 objects

@@ -99,7 +99,7 @@ def serve(app, *, host: str, port: int, threads: int, workers: int, server: str 
 def waitress_settings(threads: int, behind_proxy: str | None = None, connections: int = CONNECTIONS) -> dict:
     """waitress's adjustments: poll() instead of select() (no 1,024-descriptor ceiling), a connection limit
     far above what one core serves (waitress's default is 100), idle connections closed after KEEPALIVE."""
-    from .proxy import proxy_settings
+    from companion.web.proxy import proxy_settings
 
     return {"threads": threads, "ident": "companion", "connection_limit": connections, "asyncore_use_poll": True,
             "channel_timeout": KEEPALIVE, "cleanup_interval": SWEEP_SECONDS, "max_request_body_size": MAX_BODY,
@@ -177,7 +177,7 @@ def gunicorn_options(host: str, port: int, threads: int, workers: int) -> dict:
         "backlog": 4096,
         # the app (and the database migration) is made once, before the workers are forked
         "preload_app": True,
-        # gunicorn itself trusts no peer's X-Forwarded-*: with --behind-proxy the app (companion.proxy.wrap)
+        # gunicorn itself trusts no peer's X-Forwarded-*: with --behind-proxy the app (companion.web.proxy.wrap)
         # takes them from the trusted proxy's address only, exactly one hop (and waitress, --worker waitress)
         "forwarded_allow_ips": "",
         "proc_name": "companion",
@@ -464,7 +464,7 @@ def run_gunicorn(app, *, host: str, port: int, threads: int, workers: int, behin
                  worker: str = "preread") -> None:
     from gunicorn.app.base import BaseApplication
 
-    from .logredact import install
+    from companion.web.logredact import install
 
     classes = {"gthread": lambda: "gthread", "waitress": lambda: buffering_worker(behind_proxy),
                "preread": preread_worker}

@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import io
 
-from . import kinds
-from .messages import ENGLISH, N_, Renderer, define, render
+from companion import kinds
+from companion.domain.messages import ENGLISH, N_, Renderer, define, render
 
 __all__ = ["COLUMNS", "rows", "to_csv", "place_name", "cell", "write", "CLASSIFICATION_COLUMNS",
            "classification_rows", "classification_csv"]
@@ -104,7 +104,7 @@ CLASSIFICATION_COLUMNS = ["session", "rank", "player_1", "player_2", "stage", "s
 def classification_rows(session) -> list[list]:
     """The night's classification (``rules/tournament.md``): rank, the pair, the last stage it played
     (0-based, and its name). Nothing for a session without stages or before every stage is done."""
-    from .session import state_of
+    from companion.domain.session import state_of
 
     club = session.header.get("club") or {}
     if club.get("format") != "stages":

@@ -20,7 +20,7 @@ import unicodedata
 from html import escape
 from itertools import pairwise
 
-from .messages import N_, define, render
+from companion.domain.messages import N_, define, render
 
 __all__ = ["line_chart", "nice_ticks", "x_label_indices", "overlap_offsets", "PALETTE"]
 

@@ -45,8 +45,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .errors import RuleError
-from .messages import N_, define
+from companion.domain.errors import RuleError
+from companion.domain.messages import N_, define
 
 define("settle", {
     "net_int": N_("a net must be a whole number of minor units, not %(value)s"),

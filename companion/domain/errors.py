@@ -1,13 +1,13 @@
 """The one error type for refused input: a message code with its parameters, and where it belongs."""
 from __future__ import annotations
 
-from .messages import Renderer, render
+from companion.domain.messages import Renderer, render
 
 
 class RuleError(ValueError):
     """Bad input, refused whole.
 
-    ``code`` and ``params`` name the message (``companion.messages``); ``path`` says where: a JSON path
+    ``code`` and ``params`` name the message (``companion.domain.messages``); ``path`` says where: a JSON path
     relative to the object being checked (``hands[3].grande[2]``) when validating a session file, or an
     action's field (``cards_left.Ane``) when refusing a tap. Callers prefix the path as they go up.
     ``field``: the form field the refused part was typed in (``left_0``), named by the action itself
@@ -100,7 +100,7 @@ def drain_body(environ) -> int:
     Returns the bytes dropped. Bounded in bytes and time: a body past those gets the reset after all."""
     import time
 
-    from .numbers import parse_int
+    from companion.domain.numbers import parse_int
 
     stream = environ.get("wsgi.input")
     if stream is None or environ.get("companion.drained"):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 
-from .storage.connection import Connection as Database
+from companion.storage.connection import Connection as Database
 
-from . import service, session as S
-from .storage import store
-from .errors import RuleError
+from companion import service
+from companion.domain import session as S
+from companion.storage import store
+from companion.domain.errors import RuleError
 
 
 def _same(a, b) -> bool:
