@@ -29,3 +29,9 @@ def club_kind():
 def at_tables() -> list:
     """The kinds the organizer may put at a club night's table besides its matches (``Kind.at_tables``)."""
     return [kind for kind in KINDS.values() if kind.at_tables]
+
+
+def pairs_kind():
+    """The kind whose games are rated as pairs too (``Kind.rated_pairs``), or None: the ratings pages' pairs,
+    partners and figures are its. The first by name when several do (one does today)."""
+    return next((kind for kind in KINDS.values() if kind.rated_pairs is not None), None)

@@ -202,6 +202,23 @@ class ClubMatch(Protocol):
         """The tap that ends a match when the round's clock runs out (refused while a hand is open)."""
 
 
+# the roles of ``RatedPairs.words``: every sentence the ratings pages say about a kind rated as pairs
+PAIR_WORDS = ("pairs", "pairs_caption", "as_partners", "best_partner", "no_partner", "toughest",
+              "partners_caption", "numbers", "no_numbers")
+
+
+class RatedPairs(Protocol):
+    """The ratings of a kind played by two pairs (``Kind.rated_pairs``): each pair is rated as one side
+    against the other too (its board), partners and opponent pairs are counted, and its games give figures
+    per team. The ratings pages ask it, never a kind by name. CONTRACT.md says the same."""
+
+    words: dict                 # the ratings pages' sentences about it, by role (PAIR_WORDS): N_ templates
+                                # the pages translate
+
+    def numbers(self, rec: GameRec) -> dict[str, dict[str, int]]:
+        """{"A": {figure: count}, "B": ...}: one game's figures per team (the player's page sums them)."""
+
+
 class Kind(Protocol):
     """Everything the app asks of a game kind. One object per kind, pure (no Flask, no SQLite). CONTRACT.md
     says the same (a test holds them together)."""
@@ -221,6 +238,7 @@ class Kind(Protocol):
     words_lang: str             # the language its table words are in ("es": marked up as Spanish)
     at_tables: bool             # the organizer may put its game at a club night's table (``table_game``)
     club_match: ClubMatch | None    # a club night's round matches, when it plays them (one kind does)
+    rated_pairs: RatedPairs | None  # rated as pairs too, with figures per team (one kind does); None: players
 
     def new_game(self, players: list[str], spec) -> dict:
         """A new game's session-file object from the kind's typed options; RuleError naming the option."""

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from companion import kinds
 from companion.domain.errors import RuleError
-from companion.kinds.base import ClubMatch, GameRec, Kind, action_from_json, apply_change
+from companion.kinds.base import (PAIR_WORDS, ClubMatch, GameRec, Kind, RatedPairs, action_from_json,
+                                  apply_change)
 from kind_strategies import TAPS, new_games
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]
@@ -78,6 +79,12 @@ def missing_hooks(kind) -> list[str]:
     if match is not None:
         out += [f"{_where(match)}: add `{n}` to the kind's club_match (companion/kinds/base.py, ClubMatch)"
                 for n in _listed(ClubMatch) if not callable(getattr(match, n, None))]
+    rated = getattr(kind, "rated_pairs", None)
+    if rated is not None:
+        out += [f"{_where(rated)}: add `{n}` to the kind's rated_pairs (companion/kinds/base.py, RatedPairs)"
+                for n in _listed(RatedPairs) if not hasattr(rated, n)]
+        out += [f"{_where(rated)}: add the words' role `{n}` (companion/kinds/base.py, PAIR_WORDS)"
+                for n in PAIR_WORDS if n not in (getattr(rated, "words", None) or {})]
     return out
 
 

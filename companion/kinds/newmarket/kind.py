@@ -54,6 +54,7 @@ class NewmarketKind:
     words_lang = "en"                   # its table words, glossed the first time on a page
     at_tables = True                    # a free night's table may play it (table_game)
     club_match = None
+    rated_pairs = None
     glosses = {"boodle": N_("the cards that carry chips"), "kitty": N_("a pot the whole table antes to")}
     state_keys = frozenset({"kind", "chips", "pots", "kitty", "pool", "ended", "net"})
     min_players = 3
