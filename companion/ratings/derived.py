@@ -3,7 +3,7 @@
 How it stays fresh without the store knowing about it: SQLite triggers on ``sessions`` (a session
 created, written to (its ``version`` moves), re-dated or deleted) put its id in ``rt_dirty``. Whoever
 reads the ratings first calls ``refresh``: each dirty session is read again (``service.load``, the one call
-into the store), its share of the sums (partners, rivals, Mus numbers) is taken back and added anew,
+into the store), its share of the sums (partners, rivals, a pair kind's figures) is taken back and added anew,
 its contests replace the old ones, and the ratings are replayed from the earliest contest that changed
 (a live night: its own matches only; a correction of an old hand: everything after that hand's night).
 
@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 
 from companion.storage.connection import Connection as Database
 
-from companion import service
+from companion import kinds, service
 from companion.storage import store
 # the tables' schema in both engines' words lives with the rest of the SQL (no dialect branch here)
 from companion.storage import ratings_tables as T
@@ -122,7 +122,8 @@ def instant(started: str) -> str:
 
 
 def session_share(session_id: int, started: str, head: dict, recs) -> dict:
-    """What one session gives (pure): its contests with their ``ord``, its sums, its Mus numbers."""
+    """What one session gives (pure): its contests with their ``ord``, its sums, and the figures of its games
+    of a kind that counts them (``Kind.rated_pairs``), under that kind's name."""
     found = C.contests_of(recs)
     digest = C.digest(found)
     names: dict[str, str] = {}
@@ -131,18 +132,21 @@ def session_share(session_id: int, started: str, head: dict, recs) -> dict:
         c["ord"] = f"{when}|{digest}|{session_id:010d}|{c['gi']:04d}"
         names.update(c["names"])
     stats = [[*k, *v] for k, v in sorted(tally.sum_rows(found).items())]
-    mus: dict[str, dict] = {}
+    by_kind: dict[str, dict[str, dict]] = {k.name: {} for k in kinds.KINDS.values() if k.rated_pairs is not None}
     for rec in recs:
-        if rec.kind != "mus":
+        per_team = C.figures_of(rec)
+        if per_team is None:
             continue
         seats = rec.head["seats"]
         teams = [[player_key(p) for p in seats[0::2]], [player_key(p) for p in seats[1::2]]]
         names.update({player_key(p): p for p in seats})
-        for subject, figures in tally.mus_subjects(teams, C.mus_numbers(rec)).items():
-            acc = mus.setdefault(subject, dict.fromkeys(figures, 0))
+        numbers = by_kind.setdefault(rec.kind, {})
+        for subject, figures in tally.pair_subjects(teams, per_team).items():
+            acc = numbers.setdefault(subject, dict.fromkeys(figures, 0))
             for k, v in figures.items():
                 acc[k] += v
-    return {"contests": found, "stats": stats, "mus": mus, "names": names, "club": "club" in head}
+    # a kind's figures under its name (the stored shares keep that key)
+    return {"contests": found, "stats": stats, **by_kind, "names": names, "club": "club" in head}
 
 
 def _replace(db: Database, sid: int, new: dict | None) -> str | None:
@@ -169,11 +173,12 @@ def _add_sums(db: Database, share: dict, sign: int) -> None:
         T.add_stats(db, [subject, what, other, sign * p, sign * w, sign * l, sign * d])
     if sign < 0:
         T.drop_empty_stats(db, sorted({s[0] for s in share["stats"]}))
-    for subject, figures in share["mus"].items():
-        acc = T.mus_numbers(db, subject) or {}
+    kind = kinds.pairs_kind()
+    for subject, figures in (share.get(kind.name) or {} if kind else {}).items():
+        acc = T.pair_numbers(db, subject) or {}
         for k, v in figures.items():
             acc[k] = acc.get(k, 0) + sign * v
-        T.put_mus(db, subject, store.dump(acc) if any(acc.values()) else None)
+        T.put_pair_numbers(db, subject, store.dump(acc) if any(acc.values()) else None)
 
 
 def _rerate(db: Database, cutoff: str, limit: int) -> None:
@@ -208,9 +213,9 @@ def _rerate(db: Database, cutoff: str, limit: int) -> None:
             history.append([kind, key, ord_, r.mu, r.sigma, r.n])
         for key, name in contest["names"].items():
             names[(contest["kind"], key)] = name
-        if contest["kind"] == "mus":
+        if C.pairs_rated(contest["kind"]):
             for team in contest["teams"]:
-                names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
+                names[(C.pairs_of(contest["kind"]), C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
     monthly = {(kind, key, ord_[:7]): (mu, sigma, n) for kind, key, ord_, mu, sigma, n in history}   # last wins
     T.put_rated(db, history, [[*k, *v] for k, v in monthly.items()],
                 [[kind, key, names.get((kind, key), key), r.mu, r.sigma, r.ordinal, r.n, last_ord[(kind, key)]]
@@ -234,16 +239,16 @@ def board(db: Database, kind: str, limit: int, min_n: int = 0) -> list[dict]:
 def board_between(db: Database, kind: str, start: str | None, end: str | None, club: bool = False,
                   name_like: str | None = None) -> dict[str, list[dict]]:
     """Ratings from the contests of a date range (and/or a club's nights) alone, replayed now:
-    {kind: rows, "mus-pair": rows}, best first."""
+    {kind: rows, its pairs' kind (``pairs_of``): rows}, best first."""
     contests = T.contests_between(db, kind, start, end, club, name_like)
     now, _rows = R.replay(contests)
     names: dict[tuple[str, str], str] = {}
     for c in contests:
         for key, name in c["names"].items():
             names[(c["kind"], key)] = name
-        if c["kind"] == "mus":
+        if C.pairs_rated(c["kind"]):
             for team in c["teams"]:
-                names[(R.PAIRS, C.pair_key(*team))] = " & ".join(c["names"][k] for k in sorted(team))
+                names[(C.pairs_of(c["kind"]), C.pair_key(*team))] = " & ".join(c["names"][k] for k in sorted(team))
     out: dict[str, list[dict]] = {}
     for (k, key), r in now.items():
         out.setdefault(k, []).append({"key": key, "name": names.get((k, key), key), "mu": r.mu, "sigma": r.sigma,
@@ -275,15 +280,17 @@ def stats(db: Database, subject: str, what: str) -> list[dict]:
 
 
 def head_to_head(db: Database, a: str, b: str) -> dict[str, dict]:
-    """{what: {played, won, lost, drawn}} of player a against player b (Mus: opponents; partners too)."""
+    """{what: {played, won, lost, drawn}} of player a against player b (a pair kind: opponents; partners
+    too)."""
     out = {}
     for what, p, w, l, d in T.head_to_head_rows(db, a, b):
         out[what] = {"played": p, "won": w, "lost": l, "drawn": d}
     return out
 
 
-def mus_numbers(db: Database, subject: str) -> dict | None:
-    return T.mus_numbers(db, subject)
+def pair_numbers(db: Database, subject: str) -> dict | None:
+    """A player's or a pair's summed figures (``RatedPairs.numbers``), or None."""
+    return T.pair_numbers(db, subject)
 
 
 def names(db: Database, keys) -> dict[str, str]:

@@ -151,7 +151,7 @@ def head_to_head_rows(db: Database, a: str, b: str) -> list[tuple]:
                       " WHERE subject = ? AND other = ? AND (what LIKE 'h2h:%' OR what = 'partner')", [a, b]).fetchall()
 
 
-def mus_numbers(db: Database, subject: str) -> dict | None:
+def pair_numbers(db: Database, subject: str) -> dict | None:
     row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
     return json.loads(row[0]) if row else None
 
@@ -234,8 +234,8 @@ def drop_empty_stats(db: Database, subjects: list[str]) -> None:
                [json.dumps(subjects)])
 
 
-def put_mus(db: Database, subject: str, data: str | None) -> None:
-    """A subject's Mus numbers (None: it has none any more)."""
+def put_pair_numbers(db: Database, subject: str, data: str | None) -> None:
+    """A subject's figures of the kind that rates pairs (None: it has none any more)."""
     if data is None:
         db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
     else:

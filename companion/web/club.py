@@ -116,9 +116,8 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
         g = info["games"][gi]
         st = info["states"][gi]
         row = {"label": label, "gi": gi, "kind": g.kind, "st": st, "url": url_for(f"{g.kind}.game", token=view.token, gi=gi)}
-        if g.kind == "mus":
+        if kinds.KINDS[g.kind].club_match is not None:
             row["result"], row["ended_by"] = match_result({**st, "ended": g.head.get("ended")})
-            row["target"] = 40
         out.append(row)
     return out
 
@@ -134,8 +133,8 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     info = night(view)
     club = _club(view)
     ctx = {"info": info, "errors": errors or {}, "formats": FORMATS, "club": club, "form": form}
-    # the round matches' rules as the setup form shows them (the club file keeps them under its "mus" key)
-    matches = (club or {}).get("mus") or {}
+    # the round matches' rules as the setup form shows them (the club file keeps them under the kind's name)
+    matches = (club or {}).get(kinds.club_kind().name) or {}
     ctx["match"] = {"games_to_win": (matches.get("rules") or {}).get("games_to_win") or 2,
                     "scoring": matches.get("scoring") or "bids"}
     if club and club["format"] == "stages":
@@ -149,7 +148,7 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     ctx["table_links"] = _table_links(view)
     ctx["table_kinds"] = [(name, kinds.KINDS[name].title) for name in table_kinds()]
     ctx["log"] = _log_rows(view, info)
-    ctx["running"] = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
+    ctx["running"] = [tb for tb in tables_now(view, info) if "result" in tb and not tb["result"]]
     return render("club/club.html", view, status=status, **ctx)
 
 
@@ -206,7 +205,7 @@ def _here(token):
 
 @bp.post("/s/<token>/club/setup")
 def setup(token):
-    """The format, the round clock, the pairs, the club's Mus rules."""
+    """The format, the round clock, the pairs, the rules of the club's matches."""
     view = _organizer(token, "club_setup")
     form = request.form
     lines = tuple(tuple(x.strip() for x in line.replace("&", ",").split(",") if x.strip())
@@ -269,7 +268,7 @@ def swap(token):
 
 @bp.post("/s/<token>/club/start")
 def start(token):
-    """One tap: the round's byes or sit-outs and its clock, and a Mus match at each table (the club's
+    """One tap: the round's byes or sit-outs and its clock, and a club match at each table (the club's
     rules, seats from the plan), each table with its own scoring link: one write, all of it or nothing."""
     view = _organizer(token, "start_round")
     plan = _read_plan(request.form) if _club(view) else {"tables": [], "free": []}
@@ -323,7 +322,7 @@ def arrive(token):
 
 @bp.post("/s/<token>/club/table")
 def add_table(token):
-    """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
+    """A club match at a table the organizer names (a free night, or an extra table): its own link."""
     view = _organizer(token, "add_table")
     form = request.form
     kind = form.get("kind", "")      # "": the club's match; else a kind's table game (Kind.table_game)
