@@ -5,12 +5,12 @@ into events and states into pages."""
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from datetime import datetime, timezone
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
+from markupsafe import Markup
 
-from companion import kinds, service
+from companion import kinds, registry, service
 from companion.domain import numbers
 from companion.domain import csvexport
 from companion.storage import store
@@ -27,7 +27,7 @@ from companion.web.share import qr_svg
 from companion.web import club_links
 from companion.web.common import SessionView, check, is_poll, links, open_session, refusal, render, request_key, \
     require_edit, see_other, unchanged_poll
-from companion.web.i18n import t
+from companion.web.i18n import lang, t, vocabulary
 
 bp = Blueprint("club", __name__)
 SALA_PAGE = 12          # tables on one sala screen; more turn pages every 15 s
@@ -40,24 +40,21 @@ def _club(view: SessionView) -> dict | None:
     return view.header.get("club")
 
 
-_states: OrderedDict = OrderedDict()
-STATE_CACHE = 512
+def _state_key(view: SessionView, gi: int, rec) -> tuple:
+    """What a game's state entry depends on: its position (every recorded step moves it) and its seed."""
+    return (getattr(get_db(), "path", ""), view.id, gi, rec.kind, kinds.KINDS[rec.kind].position(rec),
+            json.dumps(rec.seed, sort_keys=True) if rec.seed else None)
 
 
-def table_state(view: SessionView, gi: int, rec) -> dict:
+def table_state(view: SessionView, gi: int, rec, key: tuple | None = None) -> dict:
     """A game's companion-state entry, computed once per position of that game and shared by every
-    sala and phone: a tap at one table recomputes that table only, not the night."""
-    kind = kinds.KINDS[rec.kind]
-    key = (getattr(get_db(), "path", ""), view.id, gi, rec.kind, kind.position(rec),
-           json.dumps(rec.seed, sort_keys=True) if rec.seed else None)
-    hit = _states.get(key)
+    sala and phone (the app's registry): a tap at one table recomputes that table only, not the night."""
+    cache = registry.of(current_app).table_states
+    key = key or _state_key(view, gi, rec)
+    hit = cache.get(key)
     if hit is None:
-        hit = kind.state(rec)
-        _states[key] = hit
-        while len(_states) > STATE_CACHE:
-            _states.popitem(last=False)
-    else:
-        _states.move_to_end(key)
+        hit = kinds.KINDS[rec.kind].state(rec)
+        cache.put(key, hit)
     return hit
 
 
@@ -66,8 +63,9 @@ def night(view: SessionView) -> dict:
     running states only, and each table's state from the cache above."""
     club = _club(view) or {"format": "free"}
     games = view.games
-    states = [table_state(view, gi, g) if ("table" in g.head or "round" in g.head) else None
-              for gi, g in enumerate(games)]
+    keys = [_state_key(view, gi, g) if ("table" in g.head or "round" in g.head) else None
+            for gi, g in enumerate(games)]
+    states = [table_state(view, gi, g, key) if key else None for gi, (g, key) in enumerate(zip(games, keys))]
     matches = round_matches([g.head if st is not None else {} for g, st in zip(games, states)],
                             [st for st in states])
     rnd = current_round(matches, club)
@@ -76,7 +74,7 @@ def night(view: SessionView) -> dict:
     in_round = [m for m in matches if m["round"] == rnd]
     over = bool(in_round) and all(match_result(m)[0] for m in in_round)
     planned = club.get("rounds")
-    return {"club": club, "states": states, "games": games, "matches": matches, "round": rnd,
+    return {"club": club, "states": states, "keys": keys, "games": games, "matches": matches, "round": rnd,
             "standings": rows, "clock": _clock(club, rnd, over), "round_over": over,
             "night_over": bool(over and planned and rnd >= planned)}
 
@@ -115,7 +113,8 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
         gi = latest[label]
         g = info["games"][gi]
         st = info["states"][gi]
-        row = {"label": label, "gi": gi, "kind": g.kind, "st": st, "url": url_for(f"{g.kind}.game", token=view.token, gi=gi)}
+        row = {"label": label, "gi": gi, "kind": g.kind, "st": st, "key": info["keys"][gi],
+               "url": url_for(f"{g.kind}.game", token=view.token, gi=gi)}
         if g.kind == "mus":
             row["result"], row["ended_by"] = match_result({**st, "ended": g.head.get("ended")})
             row["target"] = 40
@@ -410,8 +409,26 @@ def sala(token):
     tour = _sala_tournament(info) if info["club"].get("format") == "stages" else None
     if tour is not None:
         info = {**info, "clock": tour["clock"], "standings": []}
+    for tb in tables:
+        tb["html"] = sala_piece(tb)
     pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or ([] if tour else [[]])
     return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE), tour=tour)
+
+
+def sala_piece(tb: dict, cache=True) -> Markup:
+    """One table's piece of the sala, rendered once per that table's state and the reader's language
+    (the app's registry): a tap at one table re-renders that table's piece, the others come from the
+    cache. ``cache=False``: rendered afresh (the tests hold the two to the same bytes)."""
+    key = (tb["key"], tb["label"], tb.get("result"), tb.get("ended_by"), lang(), vocabulary())
+    pieces = registry.of(current_app).sala_pieces
+    hit = pieces.get(key) if cache else None
+    if hit is None:
+        ctx = {"tb": tb, "st": tb["st"]}
+        current_app.update_template_context(ctx)
+        hit = Markup(current_app.jinja_env.get_template("club/_sala_piece.html").render(ctx))
+        if cache:
+            pieces.put(key, hit)
+    return hit
 
 
 SEATING_PAGE = 20       # seating rows on one sala page (two columns of ten)
