@@ -58,11 +58,29 @@ def table_state(view: SessionView, gi: int, rec, key: tuple | None = None) -> di
     return hit
 
 
+def by_version(view: SessionView, what, make):
+    """``make()`` once per version of the session (the app's registry): the salas, the organizer's page
+    and the session card of one version of the night share what grows with its tables (the states, the
+    standings, the proposals), each still reading its own clock."""
+    cache = registry.of(current_app).club_versions
+    key = (getattr(get_db(), "path", ""), view.id, view.version, what)
+    hit = cache.get(key)
+    if hit is None:
+        hit = make()
+        cache.put(key, hit)
+    return hit
+
+
 def night(view: SessionView) -> dict:
     """What every club page shows: the round, its matches, the standings. Reads the games' heads and
     running states only, and each table's state from the cache above."""
     club = _club(view) or {"format": "free"}
     games = view.games
+    part = by_version(view, "night", lambda: _night_of(view, club, games))
+    return {"club": club, "games": games, **part, "clock": _clock(club, part["round"], part["round_over"])}
+
+
+def _night_of(view: SessionView, club: dict, games: list) -> dict:
     keys = [_state_key(view, gi, g) if ("table" in g.head or "round" in g.head) else None
             for gi, g in enumerate(games)]
     states = [table_state(view, gi, g, key) if key else None for gi, (g, key) in enumerate(zip(games, keys))]
@@ -74,9 +92,8 @@ def night(view: SessionView) -> dict:
     in_round = [m for m in matches if m["round"] == rnd]
     over = bool(in_round) and all(match_result(m)[0] for m in in_round)
     planned = club.get("rounds")
-    return {"club": club, "states": states, "keys": keys, "games": games, "matches": matches, "round": rnd,
-            "standings": rows, "clock": _clock(club, rnd, over), "round_over": over,
-            "night_over": bool(over and planned and rnd >= planned)}
+    return {"states": states, "keys": keys, "matches": matches, "round": rnd, "standings": rows,
+            "round_over": over, "night_over": bool(over and planned and rnd >= planned)}
 
 
 def _clock(club: dict, rnd: int, stopped: bool = False) -> dict | None:
@@ -142,7 +159,7 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     elif club and club["format"] != "free":
         rnd = info["round"] + 1
         if plan is None:
-            plan = _plan_of(propose(club, view.players, info["matches"], rnd))
+            plan = by_version(view, ("plan", rnd), lambda: _plan_of(propose(club, view.players, info["matches"], rnd)))
         ctx.update(next_round=rnd, plan=plan, plan_json=json.dumps(plan, ensure_ascii=False),
                    units=_unit_choices(club, plan))
     ctx["table_links"] = _table_links(view)
@@ -406,7 +423,7 @@ def sala(token):
         return resp
     info = night(view)
     tables = tables_now(view, info)
-    tour = _sala_tournament(info) if info["club"].get("format") == "stages" else None
+    tour = _sala_tournament(view, info) if info["club"].get("format") == "stages" else None
     if tour is not None:
         info = {**info, "clock": tour["clock"], "standings": []}
     for tb in tables:
@@ -435,10 +452,15 @@ SEATING_PAGE = 20       # seating rows on one sala page (two columns of ten)
 STANDING_PAGE = 16      # rows of one group's standings on one sala page
 
 
-def _sala_tournament(info: dict) -> dict:
+def _sala_tournament(view: SessionView, info: dict) -> dict:
     """The sala as announcer for a tournament: the next seating of every stage (tables, byes), each
     group's standings, each knockout's bracket, the stage clock, and the night's classification once
-    every stage is done (rules/tournament.md)."""
+    every stage is done (rules/tournament.md). Computed once per version; the clock each time."""
+    tour = by_version(view, "sala_tournament", lambda: _tournament_pages(info))
+    return {**tour, "clock": _stage_clock(info["club"], info)}
+
+
+def _tournament_pages(info: dict) -> dict:
     from companion.club.stage_proposals import propose_stage
     from companion.club.tournament import tournament_state
 
@@ -464,7 +486,7 @@ def _sala_tournament(info: dict) -> dict:
                 standings_pages.append({"stage": st["name"], "group": None, "rows": st["standings"][i:i + STANDING_PAGE]})
     brackets = [page for st in state["stages"] if st.get("bracket") for page in _bracket_pages(st)]
     return {"state": state, "seating": seating, "byes": byes, "standings": standings_pages, "brackets": brackets,
-            "classification": state.get("classification"), "clock": _stage_clock(club, info)}
+            "classification": state.get("classification")}
 
 
 BRACKET_TIES = 8        # round-1 ties on one sala page: a bracket of 64 pairs turns in four pages and its finals
