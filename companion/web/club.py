@@ -159,7 +159,7 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     elif club and club["format"] != "free":
         rnd = info["round"] + 1
         if plan is None:
-            plan = by_version(view, ("plan", rnd), lambda: _plan_of(propose(club, view.players, info["matches"], rnd)))
+            plan = _proposal(view, info, rnd)
         ctx.update(next_round=rnd, plan=plan, plan_json=json.dumps(plan, ensure_ascii=False),
                    units=_unit_choices(club, plan))
     ctx["table_links"] = _table_links(view)
@@ -179,6 +179,11 @@ def _log_rows(view: SessionView, info: dict) -> list[dict]:
         out.append({**entry, "table": head.get("table"), "round": head.get("round"),
                     "when": entry["at"][11:16]})
     return out
+
+
+def _proposal(view: SessionView, info: dict, rnd: int) -> dict:
+    """Round ``rnd``'s proposed plan, once per version: the organizer's page and the sala show the same."""
+    return by_version(view, ("plan", rnd), lambda: _plan_of(propose(info["club"], view.players, info["matches"], rnd)))
 
 
 def _unit_choices(club: dict, plan: dict) -> list[dict]:
@@ -428,8 +433,29 @@ def sala(token):
         info = {**info, "clock": tour["clock"], "standings": []}
     for tb in tables:
         tb["html"] = sala_piece(tb)
-    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or ([] if tour else [[]])
-    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE), tour=tour)
+    seating = _sala_seating(view, info)
+    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or ([] if tour or seating else [[]])
+    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE), tour=tour,
+                  seating=seating)
+
+
+def _sala_seating(view: SessionView, info: dict) -> dict | None:
+    """A paired night's next round as the organizer's page proposes it (the same proposal), once it is
+    the next one: before the first round and after every match of the round has a result, not while a
+    round is in play (its live tables are the seating then) nor once the night is over."""
+    club = info["club"]
+    if club.get("format") in ("free", "stages") or info["night_over"]:
+        return None
+    rnd = info["round"]
+    if rnd and not info["round_over"]:
+        return None
+    plan = _proposal(view, info, rnd + 1)
+    if not plan["tables"]:
+        return None
+    rows = [{"table": str(i), "a": seats[0::2], "b": seats[1::2]} for i, seats in enumerate(plan["tables"], 1)]
+    return {"round": rnd + 1, "pages": [rows[i:i + SEATING_PAGE] for i in range(0, len(rows), SEATING_PAGE)],
+            "free": [who if isinstance(who, str) else " & ".join(who) for who in plan["free"]],
+            "sitting_out": club["format"] not in PAIR_FORMATS}
 
 
 def sala_piece(tb: dict, cache=True) -> Markup:
@@ -469,12 +495,16 @@ def _tournament_pages(info: dict) -> dict:
     state = tournament_state(club, matches)
     rows, byes = [], []
     for k, st in enumerate(state["stages"]):
+        if st["format"] == "pairs_swiss" and any(m["stage"] == k and not match_result(m)[0] for m in matches):
+            continue        # a Swiss round's pairing waits for every result of the round in play
         p = propose_stage(club, matches, k)
         for tb in p.tables:
             rows.append({"table": tb["table"], "a": tb["a"], "b": tb["b"], "stage": st["name"],
                          "round": tb.get("round", p.round)})
         byes += [{"pair": x, "stage": st["name"]} for x in p.free]
     seating = [rows[i:i + SEATING_PAGE] for i in range(0, len(rows), SEATING_PAGE)]
+    # each page's title names its stages' rounds (a narrow sala hides each row's stage and round)
+    seat_rounds = [list(dict.fromkeys((r["stage"], r["round"]) for r in page)) for page in seating]
     standings_pages = []
     for st in state["stages"]:
         for gi, grp in enumerate(st.get("groups") or []):
@@ -485,7 +515,7 @@ def _tournament_pages(info: dict) -> dict:
             for i in range(0, len(st["standings"]), STANDING_PAGE):
                 standings_pages.append({"stage": st["name"], "group": None, "rows": st["standings"][i:i + STANDING_PAGE]})
     brackets = [page for st in state["stages"] if st.get("bracket") for page in _bracket_pages(st)]
-    return {"state": state, "seating": seating, "byes": byes, "standings": standings_pages, "brackets": brackets,
+    return {"state": state, "seating": seating, "seat_rounds": seat_rounds, "byes": byes, "standings": standings_pages, "brackets": brackets,
             "classification": state.get("classification")}
 
 
