@@ -137,3 +137,16 @@ def test_a_swiss_stage_shows_its_next_seating_once_its_round_is_over(client):
     assert seat["title"] == "Next: seating · Swiss · Round 2" and len(seat["tables"]) == 3
     page = client.get(edit + "/tournament").get_data(as_text=True)
     assert "Start round 2 of Swiss" in page
+
+
+def test_the_podium_writes_half_points_as_the_standings_do(client):
+    s = new_session(client, players=PLAYERS[:4])
+    edit = s["edit"]
+    club_post(client, edit, "setup", format="rotating", minutes="50", rounds="1", games_to_win="1", scoring="tally",
+              pairs="")
+    club_post(client, edit, "start")
+    club_post(client, edit, "end")                           # 0–0 at the clock: drawn, half a point each
+    page = sala(client, s)
+    podium = re.search(r'<ol class="podium-steps">(.*?)</ol>', page, re.S).group(1)
+    assert podium.count('<span class="pts">0½</span>') == 4 and "0.5" not in podium
+    assert seating(page) is None
