@@ -3,7 +3,7 @@
 request spends does much less. Flask test client, no server; interleaved rounds (a tap, the sala at the new
 version; a tap, the game page at the new version), 12 and 40 tables.
 
-    python bench/sala_cpu.py [--rounds 41]
+    python bench/sala_cpu.py [--rounds 31]
 """
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ def measure(tables: int, rounds: int) -> dict:
     hx = {"HX-Request": "true"}
     out = {"sala": [], "game": [], "sala_wall": [], "game_wall": []}
 
-    def tap(key):
-        resp = scorer.post(f"{link}/mus/2/act", data={"csrf": csrf, "move": "tally", "tally": '[["A", 1]]', "k": key})
+    def tap(key, team):     # one point each side in turn: the match lasts the rounds (a decided one refuses taps)
+        resp = scorer.post(f"{link}/mus/2/act", data={"csrf": csrf, "move": "tally", "tally": f'[["{team}", 1]]',
+                                                       "k": key})
         assert resp.status_code == 303, resp.status_code
 
     def timed(path, name):
@@ -45,16 +46,16 @@ def measure(tables: int, rounds: int) -> dict:
 
     reader.get(f"/s/{night['view']}/sala")          # a sala that has seen the night once (as in a room)
     for i in range(rounds):
-        tap(f"s{i}")
+        tap(f"s{i}", "A")
         timed(f"/s/{night['view']}/sala?since=0", "sala")
-        tap(f"g{i}")
+        tap(f"g{i}", "B")
         timed(f"/s/{night['view']}/mus/2?since=0", "game")
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=41)
+    ap.add_argument("--rounds", type=int, default=31)
     args = ap.parse_args()
     for tables in (12, 40):
         m = measure(tables, args.rounds)
