@@ -515,8 +515,8 @@ def _tournament_pages(info: dict) -> dict:
             for i in range(0, len(st["standings"]), STANDING_PAGE):
                 standings_pages.append({"stage": st["name"], "group": None, "rows": st["standings"][i:i + STANDING_PAGE]})
     brackets = [page for st in state["stages"] if st.get("bracket") for page in _bracket_pages(st)]
-    return {"state": state, "seating": seating, "seat_rounds": seat_rounds, "byes": byes, "standings": standings_pages, "brackets": brackets,
-            "classification": state.get("classification")}
+    return {"state": state, "seating": seating, "seat_rounds": seat_rounds, "byes": byes, "standings": standings_pages,
+            "brackets": brackets, "classification": state.get("classification")}
 
 
 BRACKET_TIES = 8        # round-1 ties on one sala page: a bracket of 64 pairs turns in four pages and its finals
