@@ -47,11 +47,19 @@ define("tplan", {
     "games_to_win": N_("Games to win a knockout tie"),
     "final_games_to_win": N_("Games to win the final (0: as every tie)"),
     "third_place": N_("Third-place match"),
+    "a_games_to_win": N_("Bracket A: games to win a tie"),
+    "a_final_games_to_win": N_("Bracket A: games to win the final (0: as every tie)"),
+    "a_third_place": N_("Bracket A: third-place match"),
     "b_games_to_win": N_("Bracket B: games to win a tie"),
     "b_final_games_to_win": N_("Bracket B: games to win the final (0: as every tie)"),
     "b_third_place": N_("Bracket B: third-place match"),
     "minutes": N_("Minutes a round (blank: no clock)"),
 })
+
+# each setting's label by template: in groups then brackets, the knockout's settings are bracket A's
+PLAN_LABELS = {name: {key: "tplan." + ("a_" if name == "groups_brackets" and key in ("games_to_win", "final_games_to_win",
+                                                                                   "third_place") else "") + key
+                      for key in SETTINGS[name]} for name in TEMPLATES}
 
 MINUTES = 50        # the round clock of the spec's plan (Ourense: 50 minutes a round); blank: no clock
 
@@ -118,6 +126,7 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, form
     paired = {x for p in pairs for x in p}
     ctx = {"club": club, "pairs": pairs, "unpaired": [p for p in view.players if p not in paired],
            "started": _started(view), "errors": errors or {}, "form": form, "templates": TEMPLATES,
+           "plan_labels": PLAN_LABELS,
            "settings": _settings(club), "stages": [], "night": None}
     if club:
         ctx["stages"], ctx["night"] = _stages(view, club, plans or {})
@@ -287,7 +296,7 @@ def plan(token):
             continue
         raw = (raw or "").strip() or "0"
         if not numbers.is_ascii_int(raw) or len(raw) > 3:
-            return _page(view, 422, {"plan": t({"code": "tweb.number", "field": t({"code": "tplan." + key})})}, form=form)
+            return _page(view, 422, {"plan": t({"code": "tweb.number", "field": t({"code": PLAN_LABELS[template][key]})})}, form=form)
         settings[key] = int(raw)
     raw = (form.get("minutes") or "").strip()
     if raw and (not numbers.is_ascii_int(raw) or len(raw) > 3):
