@@ -141,7 +141,7 @@ def _stages(view: SessionView, club: dict, plans: dict) -> tuple[list[dict], lis
     heads = [g.head if g.head.get("round") is not None else {} for g in games]
     states = [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(games, heads)]
     matches = round_matches(heads, states)
-    state = tournament_state(club, matches)      # (_state, with the matches kept for the proposals)
+    state = tournament_state(club, matches)      # as _state, keeping the matches for the proposals
     out = []
     for k, st in enumerate(state["stages"]):
         p = propose_stage(club, matches, k)
