@@ -78,36 +78,62 @@ def check_in(pairs: list[list[str]], present) -> list[list[str]]:
     return [p for p in pairs if frozenset(p) in here]
 
 
-def stage_plan(template: str, n: int, *, groups: int = 2, places: int = 2, rounds: int = 5, top: int = 8,
-               games_to_win: int = 2, group_games_to_win: int | None = None,
-               final_games_to_win: int | None = None, third_place: bool = True) -> list[dict]:
-    """The ``club.stages`` of a template for n pairs.
+# Each template's settings and their defaults: the plans rules/tournament.md describes. Groups then
+# brackets is its worked example (AEIT): groups of one game to 40, bracket A of places 1-2 with
+# semifinals best of three, a final best of five and a third-place match, bracket B of places 3-4 best of
+# three with neither. A Swiss then a knockout is Ourense's 8 rounds (matches best of three, as club.md's
+# Swiss), its top 8 into a knockout played as bracket A; one knockout is bracket A's too. Every setting
+# stays editable (the organizer's form names them); 0 for a final's games means "as every tie".
+SETTINGS = {
+    "groups_brackets": {"groups": 2, "places": 2, "group_games_to_win": 1,
+                        "games_to_win": 2, "final_games_to_win": 3, "third_place": True,
+                        "b_games_to_win": 2, "b_final_games_to_win": 0, "b_third_place": False},
+    "swiss_knockout": {"rounds": 8, "swiss_games_to_win": 2, "top": 8,
+                       "games_to_win": 2, "final_games_to_win": 3, "third_place": True},
+    "knockout": {"games_to_win": 2, "final_games_to_win": 3, "third_place": True},
+}
+
+
+def _knockout(name: str, ranks: list | None, games_to_win: int, final_games_to_win: int, third_place: bool) -> dict:
+    out = {"name": name, "format": "knockout"}
+    if ranks is not None:
+        out["from"] = {"stage": 0, "ranks": ranks}
+    out["games_to_win"] = games_to_win
+    if final_games_to_win and final_games_to_win != games_to_win:
+        out["final_games_to_win"] = final_games_to_win
+    if third_place:
+        out["third_place"] = True
+    return out
+
+
+def stage_plan(template: str, n: int, **settings) -> list[dict]:
+    """The ``club.stages`` of a template for n pairs: its ``SETTINGS``, each overridden by ``settings``.
 
     - ``groups_brackets``: ``groups`` serpentine groups; bracket A takes places 1..``places`` of each group,
-      bracket B the next ``places`` (when the groups have them);
+      bracket B the next ``places`` (when the groups have them: at least 2 pairs), with settings ``b_*``;
     - ``swiss_knockout``: a Swiss of ``rounds`` rounds, then a knockout of its ``top`` places;
     - ``knockout``: one knockout of every pair."""
     if template not in TEMPLATES:
         raise RuleError("tsetup.template", "template")
-    knock = {"format": "knockout", "games_to_win": games_to_win}
-    if final_games_to_win:
-        knock["final_games_to_win"] = final_games_to_win
-    if third_place:
-        knock["third_place"] = True
+    unknown = set(settings) - set(SETTINGS[template])
+    if unknown:
+        raise TypeError(f"{template} has no setting {sorted(unknown)[0]}")
+    s = {**SETTINGS[template], **settings}
+    bracket_a = (s["games_to_win"], s["final_games_to_win"], s["third_place"])
     if template == "knockout":
-        return [{"name": "Knockout", **knock}]
+        return [_knockout("Knockout", None, *bracket_a)]
     if template == "swiss_knockout":
-        swiss = {"name": "Swiss", "format": "pairs_swiss", "rounds": rounds}
-        if group_games_to_win:
-            swiss["games_to_win"] = group_games_to_win
-        return [swiss, {"name": "Knockout", "from": {"stage": 0, "ranks": list(range(1, min(top, n) + 1))},
-                        **knock}]
+        swiss = {"name": "Swiss", "format": "pairs_swiss", "rounds": s["rounds"]}
+        if s["swiss_games_to_win"]:
+            swiss["games_to_win"] = s["swiss_games_to_win"]
+        return [swiss, _knockout("Knockout", list(range(1, min(s["top"], n) + 1)), *bracket_a)]
+    places, groups = s["places"], s["groups"]
     first = {"name": "Groups", "format": "groups", "groups": groups}
-    if group_games_to_win:
-        first["games_to_win"] = group_games_to_win
-    out = [first, {"name": "Bracket A", "from": {"stage": 0, "ranks": list(range(1, places + 1))}, **knock}]
-    largest = max(group_sizes(n, groups), default=0) if groups else 0
-    rest = [p for p in range(places + 1, 2 * places + 1) if p <= largest]
-    if rest and sum(1 for p in rest for s in group_sizes(n, groups) if s >= p) >= 2:
-        out.append({"name": "Bracket B", "from": {"stage": 0, "ranks": rest}, **knock})
+    if s["group_games_to_win"]:
+        first["games_to_win"] = s["group_games_to_win"]
+    out = [first, _knockout("Bracket A", list(range(1, places + 1)), *bracket_a)]
+    sizes = group_sizes(n, groups) if groups > 0 else []
+    rest = [p for p in range(places + 1, 2 * places + 1) if p <= max(sizes, default=0)]
+    if rest and sum(1 for p in rest for size in sizes if size >= p) >= 2:
+        out.append(_knockout("Bracket B", rest, s["b_games_to_win"], s["b_final_games_to_win"], s["b_third_place"]))
     return out

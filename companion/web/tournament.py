@@ -16,7 +16,7 @@ from flask import Blueprint, abort, request, url_for
 from companion import kinds, service
 from companion.domain import events
 from companion.club.results import round_matches
-from companion.club.setup import TEMPLATES, check_in, parse_pairs, stage_plan
+from companion.club.setup import SETTINGS, TEMPLATES, check_in, parse_pairs, stage_plan
 from companion.club.shape import clean_club
 from companion.club.stage_proposals import propose_stage
 from companion.club.tournament import tournament_state
@@ -37,8 +37,31 @@ define("tweb", {
     "number": N_("%(field)s must be a whole number"),
 })
 
-NUMBERS = {"groups": 2, "places": 2, "rounds": 5, "top": 8, "games_to_win": 2, "group_games_to_win": 1,
-           "final_games_to_win": 0}
+define("tplan", {
+    "groups": N_("Groups"),
+    "places": N_("Places of each group to bracket A (the next as many to B)"),
+    "group_games_to_win": N_("Games to win a group match"),
+    "rounds": N_("Swiss rounds"),
+    "swiss_games_to_win": N_("Games to win a Swiss match"),
+    "top": N_("Pairs to the knockout"),
+    "games_to_win": N_("Games to win a knockout tie"),
+    "final_games_to_win": N_("Games to win the final (0: as every tie)"),
+    "third_place": N_("Third-place match"),
+    "a_games_to_win": N_("Bracket A: games to win a tie"),
+    "a_final_games_to_win": N_("Bracket A: games to win the final (0: as every tie)"),
+    "a_third_place": N_("Bracket A: third-place match"),
+    "b_games_to_win": N_("Bracket B: games to win a tie"),
+    "b_final_games_to_win": N_("Bracket B: games to win the final (0: as every tie)"),
+    "b_third_place": N_("Bracket B: third-place match"),
+    "minutes": N_("Minutes a round (blank: no clock)"),
+})
+
+# each setting's label by template: in groups then brackets, the knockout's settings are bracket A's
+PLAN_LABELS = {name: {key: "tplan." + ("a_" if name == "groups_brackets" and key in ("games_to_win", "final_games_to_win",
+                                                                                   "third_place") else "") + key
+                      for key in SETTINGS[name]} for name in TEMPLATES}
+
+MINUTES = 50        # the round clock of the spec's plan (Ourense: 50 minutes a round); blank: no clock
 
 
 def _organizer(token: str) -> SessionView:
@@ -62,26 +85,38 @@ def _started(view: SessionView) -> bool:
 
 
 def _settings(club: dict | None) -> dict:
-    """The plan form's numbers as the stored plan says them (else the defaults)."""
-    out = dict(NUMBERS, template="groups_brackets", third_place=True)
+    """The plan form: the chosen template, the club's minutes, and each template's settings (its
+    defaults, ``setup.SETTINGS``; the stored plan's for the template it was made from)."""
+    out = {"template": "groups_brackets", "minutes": MINUTES, **{name: dict(SETTINGS[name]) for name in TEMPLATES}}
     if not club:
         return out
+    out["minutes"] = club.get("minutes") or ""
     stages = club["stages"]
     first = stages[0]
+
+    def knock(plan: dict, prefix: str = "") -> dict:
+        return {prefix + "games_to_win": plan["games_to_win"],
+                prefix + "final_games_to_win": plan.get("final_games_to_win") or 0,
+                prefix + "third_place": bool(plan.get("third_place"))}
+
     if first["format"] == "groups":
-        out.update(template="groups_brackets", groups=first["groups"],
-                   places=len(stages[1]["from"]["ranks"]) if len(stages) > 1 else 2)
+        mine = {"groups": first["groups"], "group_games_to_win": first.get("games_to_win") or 0}
+        if len(stages) > 1:
+            mine.update(places=len(stages[1]["from"]["ranks"]), **knock(stages[1]))
+        if len(stages) > 2:
+            mine.update(knock(stages[2], "b_"))
+        out.update(template="groups_brackets")
     elif first["format"] == "pairs_swiss":
-        out.update(template="swiss_knockout", rounds=first["rounds"],
-                   top=len(stages[1]["from"]["ranks"]) if len(stages) > 1 else 8)
+        mine = {"rounds": first["rounds"], "swiss_games_to_win": first.get("games_to_win") or 0}
+        if len(stages) > 1:
+            mine.update(top=len(stages[1]["from"]["ranks"]), **knock(stages[1]))
+        out.update(template="swiss_knockout")
+    elif first["format"] == "knockout":
+        mine = knock(first)
+        out.update(template="knockout")
     else:
-        out["template"] = "knockout"
-    knock = next((s for s in stages if s["format"] == "knockout"), None)
-    if knock:
-        out.update(games_to_win=knock["games_to_win"], final_games_to_win=knock.get("final_games_to_win") or 0,
-                   third_place=bool(knock.get("third_place")))
-    if first.get("games_to_win"):
-        out["group_games_to_win"] = first["games_to_win"]
+        return out
+    out[out["template"]].update(mine)
     return out
 
 
@@ -91,6 +126,7 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, form
     paired = {x for p in pairs for x in p}
     ctx = {"club": club, "pairs": pairs, "unpaired": [p for p in view.players if p not in paired],
            "started": _started(view), "errors": errors or {}, "form": form, "templates": TEMPLATES,
+           "plan_labels": PLAN_LABELS,
            "settings": _settings(club), "stages": [], "night": None}
     if club:
         ctx["stages"], ctx["night"] = _stages(view, club, plans or {})
@@ -105,7 +141,7 @@ def _stages(view: SessionView, club: dict, plans: dict) -> tuple[list[dict], lis
     heads = [g.head if g.head.get("round") is not None else {} for g in games]
     states = [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(games, heads)]
     matches = round_matches(heads, states)
-    state = tournament_state(club, matches)
+    state = tournament_state(club, matches)      # as _state, keeping the matches for the proposals
     out = []
     for k, st in enumerate(state["stages"]):
         p = propose_stage(club, matches, k)
@@ -132,8 +168,10 @@ def _write(view: SessionView, steps: list) -> None:
                        seen_version=None, location=_here(view.token))
 
 
-def _save(view: SessionView, pairs: list, new_players: list, stages: list | None = None) -> None:
-    """The new players, then the club with these pairs (and plan): checked first, written as one."""
+def _save(view: SessionView, pairs: list, new_players: list, stages: list | None = None,
+          minutes: int | str | None = None) -> None:
+    """The new players, then the club with these pairs (and plan, and minutes: "" for no clock): checked
+    first, written as one."""
     header = view.header
     steps: list = []
     if header.get("club") is None:
@@ -151,7 +189,11 @@ def _save(view: SessionView, pairs: list, new_players: list, stages: list | None
             stages = _plan_of(settings, len(pairs))
             if _plan_fits(stages, pairs, header["players"]) is not None:
                 stages = _plan_of({**settings, "template": "knockout"}, len(pairs))   # too few for groups
-    new = {**(club or {}), "format": "stages", "kind": kinds.club_kind().name, "pairs": pairs, "stages": stages}
+    new = {**(club or {"minutes": MINUTES}), "format": "stages", "kind": kinds.club_kind().name, "pairs": pairs,
+           "stages": stages}
+    if minutes is not None:
+        new["minutes"] = minutes
+    new = {k: v for k, v in new.items() if v != ""}
     steps += [("add_player", {"name": name}) for name in new_players]
     steps.append(("club", {"club": clean_club(new, header["players"])}))
     _write(view, steps)
@@ -167,11 +209,7 @@ def _plan_fits(stages, pairs, players) -> RuleError | None:
 
 
 def _plan_of(settings: dict, n: int) -> list:
-    return stage_plan(settings["template"], n, groups=settings["groups"], places=settings["places"],
-                      rounds=settings["rounds"], top=settings["top"], games_to_win=settings["games_to_win"],
-                      group_games_to_win=settings["group_games_to_win"] or None,
-                      final_games_to_win=settings["final_games_to_win"] or None,
-                      third_place=settings["third_place"])
+    return stage_plan(settings["template"], n, **settings[settings["template"]])
 
 
 def _refuse(token: str, err: RuleError, field: str):
@@ -243,20 +281,31 @@ def checkin(token):
 
 @bp.post("/s/<token>/tournament/plan")
 def plan(token):
-    """The stage plan: a template and its numbers."""
+    """The stage plan: a template and its settings (each named ``<template>-<setting>``), and the minutes
+    a round."""
     view, club, refused = _setup_step(token, "plan")
     if refused:
         return refused
     form = request.form
-    settings = {"template": form.get("template", ""), "third_place": form.get("third_place") == "on"}
-    for key in NUMBERS:
-        raw = (form.get(key) or "").strip() or "0"
+    template = form.get("template", "")
+    if template not in TEMPLATES:
+        return _page(view, 422, {"plan": t({"code": "tsetup.template"})}, form=form)
+    settings = {}
+    for key, default in SETTINGS[template].items():
+        raw = form.get(f"{template}-{key}")
+        if isinstance(default, bool):
+            settings[key] = raw == "on"
+            continue
+        raw = (raw or "").strip() or "0"
         if not numbers.is_ascii_int(raw) or len(raw) > 3:
-            return _page(view, 422, {"plan": t({"code": "tweb.number", "field": key})}, form=form)
+            return _page(view, 422, {"plan": t({"code": "tweb.number", "field": t({"code": PLAN_LABELS[template][key]})})}, form=form)
         settings[key] = int(raw)
+    raw = (form.get("minutes") or "").strip()
+    if raw and (not numbers.is_ascii_int(raw) or len(raw) > 3):
+        return _page(view, 422, {"plan": t({"code": "tweb.number", "field": t({"code": "tplan.minutes"})})}, form=form)
     try:
-        stages = _plan_of(settings, len(club["pairs"]))
-        _save(view, club["pairs"], [], stages)
+        stages = stage_plan(template, len(club["pairs"]), **settings)
+        _save(view, club["pairs"], [], stages, minutes=int(raw) if raw else "")
     except RuleError as err:
         return _refuse(token, err, "plan")
     return see_other(_here(token))
@@ -413,3 +462,36 @@ def bracket(token):
     stages, _night = _stages(view, club, {})
     pages = [p for st in stages if st.get("bracket") for p in _bracket_pages(st)]
     return render("club/bracket_print.html", view, pages=pages)
+
+
+# -- the night's classification beyond the sala: the session page's card and a CSV ------------------
+
+@bp.app_template_global("tournament_classification")
+def tournament_classification(view: SessionView) -> list | None:
+    """The night's classification (rules/tournament.md), once every stage is done; else None (a session
+    without stages too)."""
+    club = _club(view)
+    if club is None:
+        return None
+    return _state(view, club).get("classification")
+
+
+def _state(view: SessionView, club: dict) -> dict:
+    heads = [g.head if g.head.get("round") is not None else {} for g in view.games]
+    states = [kinds.KINDS[g.kind].state(g) if h else None for g, h in zip(view.games, heads)]
+    return tournament_state(club, round_matches(heads, states))
+
+
+@bp.get("/s/<token>/tournament/classification.csv")
+def classification_csv(token):
+    """The night's classification as CSV (any link: it is what the sala shows); the header row alone
+    until every stage is done."""
+    from flask import Response
+
+    from companion.domain import csvexport
+
+    view = open_session(token)
+    _club(view) or abort(404)
+    resp = Response("\ufeff" + csvexport.classification_csv(view.session), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'attachment; filename="classification-{view.id}.csv"'
+    return resp

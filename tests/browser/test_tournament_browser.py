@@ -42,7 +42,7 @@ def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, t
     org.locator("button:has-text('Add these pairs')").click()
     org.wait_for_selector("#stages")
     assert org.locator("#pairs ol li").count() == 80
-    org.fill("input[name=groups]", "20")
+    org.fill("input[name=groups_brackets-groups]", "20")
     with org.expect_navigation():
         org.locator("button:has-text('Save the plan')").click()
     org.wait_for_selector("#plan-0")

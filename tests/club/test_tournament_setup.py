@@ -1,5 +1,10 @@
 """Setting up a tournament: pairs pasted one a line (every bad line named), the check-in, the stage plans
-the organizer picks from, each accepted by the session file's checks."""
+the organizer picks from (each the plan rules/tournament.md describes, each setting editable), each accepted
+by the session file's checks."""
+import json
+import re
+from pathlib import Path
+
 import pytest
 from tourneydata import P, STAGES
 
@@ -39,10 +44,64 @@ def test_check_in_keeps_the_seed_order():
     assert check_in(pairs, [list(reversed(P[4])), P[1], P[5]]) == [P[1], P[4], P[5]]
 
 
-def test_the_groups_and_brackets_plan_is_the_example():
-    plan = stage_plan("groups_brackets", 10, groups=2, places=2, group_games_to_win=1, final_games_to_win=3)
-    assert plan[0] == STAGES[0] and plan[1] == STAGES[1]
-    assert plan[2]["from"] == STAGES[2]["from"] and plan[2]["games_to_win"] == 2
+SPEC = (Path(__file__).resolve().parents[2] / "docs" / "tournament.md").read_text()   # ../shared's copy
+
+
+def spec_plan() -> list:
+    """The ``club.stages`` of the spec's JSON example (its "Stages" section), as the spec writes it."""
+    at = SPEC.index('"stages": [', SPEC.index("## Stages")) + len('"stages": ')
+    stages, _end = json.JSONDecoder().raw_decode(SPEC[at:])
+    for s in stages:
+        s.pop("byes", None)                 # written when a round starts, not by the plan
+    return stages
+
+
+def test_the_groups_and_brackets_template_is_the_spec_example():
+    """The spec's plan, to the key: bracket A best of three with a final best of five and a third place,
+    bracket B best of three with neither ("Bracket B" (places 3-4: best of three, no third place))."""
+    assert stage_plan("groups_brackets", 10) == spec_plan() == STAGES
+    assert "Bracket B\" (places\n3\u20134: best of three, no third place)" in SPEC
+    b = stage_plan("groups_brackets", 10)[2]
+    assert "third_place" not in b and "final_games_to_win" not in b
+
+
+def test_the_swiss_template_is_ourense_then_a_knockout_as_bracket_a():
+    rounds = int(re.search(r"Ourense: 80 pairs, (\d+) rounds of 50\s+minutes", SPEC).group(1))
+    swiss, knock = stage_plan("swiss_knockout", 80)
+    assert swiss == {"name": "Swiss", "format": "pairs_swiss", "rounds": rounds, "games_to_win": 2}
+    bracket_a = {k: v for k, v in spec_plan()[1].items() if k not in ("name", "from")}
+    assert knock == {"name": "Knockout", "format": "knockout", "from": {"stage": 0, "ranks": list(range(1, 9))},
+                     **bracket_a}
+    assert stage_plan("swiss_knockout", 6)[1]["from"]["ranks"] == [1, 2, 3, 4, 5, 6]     # fewer than its top
+
+
+def test_the_knockout_template_is_bracket_a_of_every_pair():
+    bracket_a = {k: v for k, v in spec_plan()[1].items() if k not in ("name", "from")}
+    assert stage_plan("knockout", 13) == [{"name": "Knockout", "format": "knockout", **bracket_a}]
+
+
+@pytest.mark.parametrize("template, kw, stage, want", [
+    ("groups_brackets", {"groups": 3, "places": 1}, 1, {"from": {"stage": 0, "ranks": [1]}}),
+    ("groups_brackets", {"group_games_to_win": 2}, 0, {"games_to_win": 2}),
+    ("groups_brackets", {"group_games_to_win": 0}, 0, {"games_to_win": None}),
+    ("groups_brackets", {"final_games_to_win": 0, "third_place": False}, 1,
+     {"final_games_to_win": None, "third_place": None}),
+    ("groups_brackets", {"b_games_to_win": 3, "b_final_games_to_win": 4, "b_third_place": True}, 2,
+     {"games_to_win": 3, "final_games_to_win": 4, "third_place": True}),
+    ("groups_brackets", {"games_to_win": 3, "final_games_to_win": 3}, 1, {"games_to_win": 3, "final_games_to_win": None}),
+    ("swiss_knockout", {"rounds": 5, "swiss_games_to_win": 0, "top": 4}, 0, {"rounds": 5, "games_to_win": None}),
+    ("swiss_knockout", {"top": 4, "games_to_win": 1, "third_place": False}, 1,
+     {"from": {"stage": 0, "ranks": [1, 2, 3, 4]}, "games_to_win": 1, "third_place": None}),
+    ("knockout", {"games_to_win": 1, "final_games_to_win": 2}, 0, {"games_to_win": 1, "final_games_to_win": 2}),
+])
+def test_every_setting_is_editable(template, kw, stage, want):
+    got = stage_plan(template, 10, **kw)[stage]
+    assert {k: got.get(k) for k in want} == want
+
+
+def test_a_setting_of_another_template_is_a_mistake():
+    with pytest.raises(TypeError):
+        stage_plan("knockout", 8, groups=2)
 
 
 @pytest.mark.parametrize("template, n, kw, names", [
