@@ -122,8 +122,9 @@ def test_a_swiss_stage_shows_its_next_seating_once_its_round_is_over(client):
     edit = s["edit"]
     pairs = "Ane, Bea\nCarlos, Dani\nEneko, Fermín\nGorka, Hodei\nIker, Jone\nKoldo, Leire"
     assert post(client, edit, "paste", pairs=pairs).status_code == 303
-    assert post(client, edit, "plan", template="swiss_knockout", rounds="3", top="4", games_to_win="1",
-                group_games_to_win="1", final_games_to_win="1", groups="2", places="2").status_code == 303
+    plan = {"swiss_knockout-rounds": "3", "swiss_knockout-swiss_games_to_win": "1", "swiss_knockout-top": "4",
+            "swiss_knockout-games_to_win": "1", "swiss_knockout-final_games_to_win": "1"}
+    assert post(client, edit, "plan", template="swiss_knockout", **plan).status_code == 303
     seat = seating(sala(client, s))
     assert seat["title"] == "Next: seating · Swiss · Round 1" and len(seat["tables"]) == 3
     assert start(client, edit, 0).status_code == 303
