@@ -24,6 +24,25 @@ def _postgres_available() -> bool:
 ALL_ENGINES = os.environ.get("COMPANION_TEST_ENGINES", "") == "all"
 
 
+# The order the two xdist workers take the tests in (``--dist worksteal``, pyproject.toml): each starts on
+# its half and an idle one takes half of what the other has left, from its end. The longest tests go first
+# so that the last test a worker runs is a short one: the wall time is then the CPU time over two cores, not
+# a container build that starts when the other worker has finished. A stable sort: within a rank the
+# order pytest chose stays (a session fixture's parameters, e.g. the live server's engine, stay grouped).
+SLOW_FIRST = (
+    "tests/test_container.py",          # builds an image and runs it twice (podman)
+    "tests/browser/",                    # Chromium; a module's session built through the UI once
+    "tests/test_faults.py",              # servers killed and restarted
+    "tests/test_serve.py",               # real servers, deadlines of a slow client
+    "tests/web/test_behind_proxy.py",    # nginx in front of the app
+    "tests/test_postgres.py",            # cluster restarts
+)
+
+
+def _rank(item) -> int:
+    return next((rank for rank, prefix in enumerate(SLOW_FIRST) if item.nodeid.startswith(prefix)), len(SLOW_FIRST))
+
+
 def pytest_collection_modifyitems(config, items):
     available = _postgres_available()
     keep, dropped = [], []
@@ -43,6 +62,16 @@ def pytest_collection_modifyitems(config, items):
         items[:] = keep
     if not available:
         config._companion_no_pg = len(dropped)
+
+
+class _SlowFirst:
+    @pytest.hookimpl(trylast=True)    # after pytest's own reordering by fixture and the -m selection
+    def pytest_collection_modifyitems(self, items):
+        items.sort(key=_rank)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_SlowFirst(), "companion-slow-first")
 
 
 def pytest_terminal_summary(terminalreporter, config):

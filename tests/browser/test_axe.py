@@ -18,7 +18,7 @@ import urllib.parse
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from helpers import start_session
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from taps import at_rest
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 BLOCKING = ("critical", "serious")
@@ -70,17 +70,13 @@ def _version(page):
 
 
 def tap(page, selector: str) -> None:
-    """One tap that records something on a live page: wait until it shows the new version. A tap the page
-    swallows (static/app.js ignores taps for a moment after a swap: no request) is tapped again."""
+    """One tap that records something on a live page, once the page is at rest (static/app.js ignores taps on
+    a control a swap has just brought in: [data-arming]); waits until the page shows the new version."""
+    at_rest(page)
     before = _version(page)
-    for _attempt in range(10):
-        try:
-            with page.expect_request(lambda r: r.method == "POST", timeout=500):
-                page.click(selector)
-            break
-        except PlaywrightTimeout:
-            continue
-    deadline = time.monotonic() + 10
+    with page.expect_request(lambda r: r.method == "POST", timeout=20000):
+        page.click(selector)
+    deadline = time.monotonic() + 20
     while _version(page) in (before, None):     # (wait_for_function evaluates strings: the CSP forbids it)
         assert time.monotonic() < deadline, f"nothing recorded after tapping {selector}"
         page.wait_for_timeout(30)

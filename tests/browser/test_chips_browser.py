@@ -16,7 +16,7 @@ from companion.kinds.newmarket import actions as NA
 from companion.kinds.newmarket.options import NewmarketSpec
 from companion.domain.messages import render
 from helpers import start_session
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from taps import at_rest
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 
@@ -41,15 +41,14 @@ def _fits(page) -> None:
 
 
 def press(page, selector: str) -> None:
-    """Tap a button or a link that sends a request. static/app.js ignores taps on the live region for a moment
-    after it changes (a double tap records one step): a tap it swallowed is tapped again."""
-    for _attempt in range(10):
-        try:
-            with page.expect_request(lambda r: r.resource_type in ("document", "xhr", "fetch"), timeout=600):
-                page.click(selector)
-            break
-        except PlaywrightTimeout:
-            continue
+    """Tap a button or a link that sends a request, once the page is at rest: static/app.js ignores taps on a
+    control a swap has just brought in (it is [data-arming] until it takes them), so the tap waits for that
+    rather than tapping again on a guess (a retry after a short timeout landed on the next screen, or waited
+    30 s for a control already gone, when the machine was busy)."""
+    at_rest(page)
+    with page.expect_request(lambda r: "since=" not in r.url and r.resource_type in ("document", "xhr", "fetch"),
+                             timeout=20000):
+        page.click(selector)
     page.wait_for_load_state()
 
 
