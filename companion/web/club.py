@@ -5,12 +5,11 @@ into events and states into pages."""
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from datetime import datetime, timezone
 
-from flask import Blueprint, Response, abort, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, url_for
 
-from companion import kinds, service
+from companion import kinds, registry, service
 from companion.domain import numbers
 from companion.domain import csvexport
 from companion.storage import store
@@ -40,24 +39,17 @@ def _club(view: SessionView) -> dict | None:
     return view.header.get("club")
 
 
-_states: OrderedDict = OrderedDict()
-STATE_CACHE = 512
-
-
 def table_state(view: SessionView, gi: int, rec) -> dict:
     """A game's companion-state entry, computed once per position of that game and shared by every
     sala and phone: a tap at one table recomputes that table only, not the night."""
     kind = kinds.KINDS[rec.kind]
     key = (getattr(get_db(), "path", ""), view.id, gi, rec.kind, kind.position(rec),
            json.dumps(rec.seed, sort_keys=True) if rec.seed else None)
-    hit = _states.get(key)
+    states = registry.of(current_app).club_states      # the app's, bounded, one lock a step
+    hit = states.get(key)
     if hit is None:
         hit = kind.state(rec)
-        _states[key] = hit
-        while len(_states) > STATE_CACHE:
-            _states.popitem(last=False)
-    else:
-        _states.move_to_end(key)
+        states.put(key, hit)
     return hit
 
 
