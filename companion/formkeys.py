@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from contextvars import ContextVar
 
-from companion.domain.errors import KeyReused  # noqa: F401 (raised by the store, answered here)
+from companion.domain.errors import KeyReused  # noqa: F401 (raised by the store, answered by web/forms.py)
 from companion.domain.messages import N_, define
 
 define("formkey", {"used": N_("This form was already used (with other values, or elsewhere): nothing was "
@@ -20,8 +20,6 @@ define("formkey", {"used": N_("This form was already used (with other values, or
 
 IGNORED = ("csrf",)            # the one field that may change between a form and its retry
 _print: ContextVar[str | None] = ContextVar("companion_form_print", default=None)
-
-
 
 
 def fingerprint(path: str, form, files=None) -> str:
@@ -52,19 +50,3 @@ def use(value: str | None) -> None:
 
 def current() -> str | None:
     return _print.get()
-
-
-def install(app) -> None:
-    """A reused key is answered 422 with the message, wherever the write was attempted."""
-    from flask import render_template, request
-
-    from companion.web.i18n import t
-
-    @app.errorhandler(KeyReused)
-    def _reused(err):
-        message = t(err.msg)
-        if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":
-            from companion.domain.messages import ENGLISH
-
-            return {"error": ENGLISH(err.msg), "status": 422}, 422
-        return render_template("error.html", code=422, message=message), 422

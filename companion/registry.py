@@ -15,7 +15,9 @@ from collections import OrderedDict
 
 NAME = "companion"
 SESSIONS = 64          # whole sessions kept (per version): every phone that asks for export or state
-CLUB_STATES = 512      # a club night's table states (per position of a game): every sala and phone
+TABLE_STATES = 1024    # club tables' state entries (per position of each game): 400 tables and their last rounds
+SALA_PIECES = 2048     # a sala's table pieces (per state and language): 400 tables in a few languages
+CLUB_VERSIONS = 256    # a club night's standings, proposals, tournament pages (per version of the session)
 
 
 class LRU:
@@ -49,7 +51,9 @@ class LRU:
 class Registry:
     def __init__(self):
         self.sessions = LRU(SESSIONS)
-        self.club_states = LRU(CLUB_STATES)
+        self.table_states = LRU(TABLE_STATES)       # web/club.py: table_state
+        self.sala_pieces = LRU(SALA_PIECES)         # web/club.py: sala_piece
+        self.club_versions = LRU(CLUB_VERSIONS)     # web/club.py: by_version
         self._pools: dict[str, queue.SimpleQueue] = {}
         # (what, process, database) -> a PostgreSQL pool, the live versions, the shared file: one per
         # database the app opens (its own), in this process and at most its parent

@@ -19,7 +19,7 @@ tool = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tool)
 
 LATIN_SPANISH = re.compile(r"(?i)(?<![\w-])(" + "|".join(sorted(
-    map(re.escape, set(glossary.SPANISH_MUS_WORDS) | set(glossary.SPANISH_VERBS)), key=len, reverse=True)) + r")(?![\w-])")
+    map(re.escape, set(glossary.SPANISH_WORDS) | set(glossary.SPANISH_VERBS)), key=len, reverse=True)) + r")(?![\w-])")
 KATAKANA = "ァ-ヶー・"
 
 

@@ -187,7 +187,7 @@ def test_two_apps_in_one_process_share_nothing(new_database):
     try:
         ra, rb = registry.of(a), registry.of(b)
         assert ra is registry.of(a) and ra is not rb
-        assert ra.sessions is not rb.sessions and ra.club_states is not rb.club_states
+        assert ra.sessions is not rb.sessions and ra.table_states is not rb.table_states
         assert ra.shared_file(a.config["DATABASE"]) is not rb.shared_file(b.config["DATABASE"])
         links = new_session(a.test_client())
         state = a.test_client().get(links["view"] + "/state.json")

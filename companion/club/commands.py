@@ -132,20 +132,18 @@ def handle(cmd, night: Night) -> Plan:
     return HANDLERS[type(cmd)](cmd, night)
 
 
-def _mus_game(club: dict, seats, **place) -> dict:
-    """A club Mus match: the club's rules and scoring, the seats, its table (and round)."""
-    mus = club.get("mus") or {}
-    game = {"kind": "mus", "rules": mus.get("rules") or {"preset": "spanish", "games_to_win": 2},
-            "seats": list(seats), **place}
-    if mus.get("scoring"):
-        game["scoring"] = mus["scoring"]
-    return game
+def _match_game(club: dict, seats, **place) -> dict:
+    """A club match (``Kind.club_match``): the club's settings for its matches (kept under the kind's name),
+    the seats, its table (and round)."""
+    kind = kinds.club_kind()
+    return {**kind.club_match.game(club.get(kind.name) or {}, list(seats)), **place}
 
 
 def setup(cmd: Setup, night: Night) -> Plan:
     raw: dict = dict(night.club or {})
     raw["format"] = cmd.format
-    raw["kind"] = "mus"
+    match = kinds.club_kind()
+    raw["kind"] = match.name
     for key in ("minutes", "rounds"):
         value = getattr(cmd, key)
         if value is None or value == "":
@@ -163,13 +161,13 @@ def setup(cmd: Setup, night: Night) -> Plan:
         raw["pairs"] = pairs
     else:
         raw.pop("pairs", None)
-    raw["mus"] = {"rules": {"preset": cmd.preset, "games_to_win": cmd.games_to_win},
+    raw[match.name] = {"rules": {"preset": cmd.preset, "games_to_win": cmd.games_to_win},
                   **({"scoring": "tally"} if cmd.tally else {})}
     try:
         club = clean_club(raw, night.players)
     except RuleError as err:
         key = err.path.split(".")[1].split("[")[0] if "." in err.path else "format"
-        key = "games_to_win" if key == "mus" else key
+        key = "games_to_win" if key == match.name else key
         err.field = key if key in SETUP_FIELDS else "format"
         raise
     return Plan([("club", {"club": club})])
@@ -188,7 +186,7 @@ def start_round(cmd: StartRound, night: Night) -> Plan:
     new_club["clock"] = {**(club.get("clock") or {}), str(rnd): cmd.now}
     labels = [str(i + 1) for i in range(len(plan["tables"]))]
     steps = [("club", {"club": new_club})]
-    steps += [("add_game", {"game": _mus_game(club, seats, table=label, round=rnd)})
+    steps += [("add_game", {"game": _match_game(club, seats, table=label, round=rnd)})
               for label, seats in zip(labels, plan["tables"])]
     return Plan(steps, labels)
 
@@ -206,7 +204,7 @@ def _pair_set(plan_tables) -> set:
 
 
 def start_stage(cmd: StartStage, night: Night) -> Plan:
-    """Stage ``cmd.stage``'s proposal started as one write: its byes and clock in the stage, then a Mus
+    """Stage ``cmd.stage``'s proposal started as one write: its byes and clock in the stage, then a club
     match at each table with ``stage``, ``round``, ``table``, the seats and the stage's ``games_to_win``.
     The plan must hold the proposal's pairs: groups and Swiss, the same tables of pairs (swapped between
     tables within what the stage allows, which the session checks); a knockout, the same ties (only the
@@ -256,9 +254,9 @@ def start_stage(cmd: StartStage, night: Night) -> Plan:
         rnd = tie.get("round", proposal.round) if knockout else proposal.round
         rounds.add(rnd)
         to_win = tie.get("games_to_win") if knockout else plan_of.get("games_to_win")
-        game = _mus_game(club, [r["a"][0], r["b"][0], r["a"][1], r["b"][1]], table=r["table"], round=rnd, stage=k)
+        game = _match_game(club, [r["a"][0], r["b"][0], r["a"][1], r["b"][1]], table=r["table"], round=rnd, stage=k)
         if to_win:
-            game["rules"] = {**game["rules"], "games_to_win": to_win}
+            game = kinds.club_kind().club_match.with_games_to_win(game, to_win)
         games.append(game)
     if not knockout and proposal.free:
         new_stage["byes"] = {**(plan_of.get("byes") or {}), str(proposal.round): [list(x) for x in proposal.free]}
@@ -290,7 +288,7 @@ def _check_stage_games(club: dict, matches: list[dict], games: list[dict], first
 
 
 def running(night: Night) -> list[tuple[str, int]]:
-    """(label, game index) of the tables whose Mus match of the round in play (a free night: each
+    """(label, game index) of the tables whose club match of the round in play (a free night: each
     table's latest game) has no result yet."""
     club = night.club or {"format": "free"}
     rnd = night.round
@@ -304,7 +302,7 @@ def running(night: Night) -> list[tuple[str, int]]:
     out = []
     for label, gi in latest.items():
         rec = night.games[gi]
-        if rec.kind != "mus":
+        if kinds.KINDS[rec.kind].club_match is None:
             continue
         if rec.state.get("match_winner") or rec.head.get("ended"):
             continue
@@ -315,28 +313,26 @@ def running(night: Night) -> list[tuple[str, int]]:
 def stuck(night: Night, tables: list[tuple[str, int]]) -> list[str]:
     """The tables whose match the clock cannot end now (a hand being recorded): the kind's own rule,
     asked without writing."""
-    from companion.kinds.mus.actions import EndByTime
-
     out = []
     for label, gi in tables:
         rec = night.games[gi]
+        kind = kinds.KINDS[rec.kind]
         try:
-            kinds.KINDS[rec.kind].apply(rec, EndByTime())
+            kind.apply(rec, kind.club_match.end_by_time())
         except RuleError:
             out.append(label)
     return out
 
 
 def end_round(cmd: EndRound, night: Night) -> Plan:
-    from companion.kinds.mus.actions import EndByTime
-
     tables = running(night)
     if not tables:
         raise RuleError("clubweb.no_round", "end", field="end")
     blocked = stuck(night, tables)
     if blocked:
         raise RuleError("clubweb.open_hands", "end", field="end", tables=", ".join(blocked))
-    return Plan([("game", {"game": gi, "action": EndByTime()}) for _label, gi in tables])
+    return Plan([("game", {"game": gi, "action": kinds.KINDS[night.games[gi].kind].club_match.end_by_time()})
+                 for _label, gi in tables])
 
 
 def arrive(cmd: Arrive, night: Night) -> Plan:
@@ -384,26 +380,19 @@ def add_table(cmd: AddTable, night: Night) -> Plan:
         err.field = "label"
         raise
     if not cmd.kind:
-        return Plan([("add_game", {"game": _mus_game(night.club or {}, cmd.seats, table=label)})], [label])
+        return Plan([("add_game", {"game": _match_game(night.club or {}, cmd.seats, table=label)})], [label])
     return Plan([("add_game", {"game": {**_chips_game(cmd.kind, night.players, cmd.seats), "table": label}})], [label])
 
 
 def table_kinds() -> list[str]:
-    """The kinds the organizer may put at a table besides the club's matches (``Kind.table_game``)."""
-    return [name for name, kind in kinds.KINDS.items() if _offers_table(kind)]
-
-
-def _offers_table(kind) -> bool:
-    try:
-        return kind.table_game(["a", "b", "c", "d"], ["a", "b", "c"]) is not None
-    except RuleError:
-        return True         # offered; these seats do not fit it
+    """The kinds the organizer may put at a table besides the club's matches (``Kind.at_tables``)."""
+    return [kind.name for kind in kinds.at_tables()]
 
 
 def _chips_game(kind: str, players: list[str], seats) -> dict:
     """A game of the kind with its default rules (``Kind.table_game``), the seats in the order chosen."""
     game = None
-    if kind in kinds.KINDS:
+    if kind in kinds.KINDS and kinds.KINDS[kind].at_tables:
         try:
             game = kinds.KINDS[kind].table_game(players, [s for s in seats if s])
         except RuleError as err:

@@ -6,11 +6,12 @@ import re
 
 from companion.domain.errors import RuleError, join_path
 from companion.kinds.validate import check_keys, need_int
-from companion.domain.messages import N_, define
+from companion.domain.messages import N_, define, msg
 from companion.domain.text import check_segment, clean
 from companion.club.standings import FORMATS, PAIR_FORMATS
 
-CLUB_KEYS = ("format", "kind", "pairs", "rounds", "minutes", "left", "byes", "clock", "mus", "stages")
+# and the key named as the kind that plays the club's matches: their settings (``_club_keys``)
+CLUB_KEYS = ("format", "kind", "pairs", "rounds", "minutes", "left", "byes", "clock", "stages")
 MAX_LABEL = 20
 MAX_ROUNDS = 99
 MAX_MINUTES = 600
@@ -25,7 +26,7 @@ STAGE_OWN_KEYS = {"groups": ("groups",), "pairs_swiss": ("rounds",), "pairs_roun
 define("club", {
     "object": N_("club must be an object"),
     "format": N_("format must be one of %(known)s"),
-    "kind": N_("a club night plays mus in this version"),
+    "kind": N_("a club night plays %(kind)s in this version"),
     "pairs_list": N_("pairs must be a list of pairs of players"),
     "pair": N_("a pair is two different players of this session"),
     "pairs_needed": N_("a pair format needs at least two pairs"),
@@ -36,7 +37,7 @@ define("club", {
     "not_a_pair": N_("not one of the club's pairs"),
     "label": N_("a table label is 1 to %(max)s characters"),
     "seats_pairs": N_("the teams of a round game must be two of the club's pairs"),
-    "round_kind": N_("a round game of this format is a mus match"),
+    "round_kind": N_("a round game of this format is a %(kind)s match"),
     "clock": N_("clock holds when each round started: {\"1\": \"2026-11-20T21:05:00+00:00\"}"),
     "stages_format": N_("a club with stages has the format stages, and a club of format stages has stages"),
     "stages_list": N_("stages must be a list of 1 to %(max)s stages"),
@@ -109,7 +110,8 @@ def clean_club(raw, players: list[str], path: str = "club") -> dict:
     """The ``club`` object, canonical (keys in the order of ``CLUB_KEYS``, empty lists left out)."""
     if not isinstance(raw, dict):
         raise RuleError("club.object", path)
-    check_keys(raw, CLUB_KEYS, path)
+    match = _match_kind()
+    check_keys(raw, CLUB_KEYS + (match.name,), path)
     fmt = raw.get("format")
     if fmt not in FORMATS + (STAGED,):
         raise RuleError("club.format", join_path(path, "format"), known=", ".join(FORMATS + (STAGED,)))
@@ -121,9 +123,9 @@ def clean_club(raw, players: list[str], path: str = "club") -> dict:
                 raise RuleError("club.staged_key", join_path(path, key))
     out: dict = {"format": fmt}
     if fmt != "free" or "kind" in raw:
-        if raw.get("kind", "mus") != "mus":
-            raise RuleError("club.kind", join_path(path, "kind"))
-        out["kind"] = "mus"
+        if raw.get("kind", match.name) != match.name:
+            raise RuleError("club.kind", join_path(path, "kind"), kind=msg(match.title))
+        out["kind"] = match.name
     pairs_fmt = fmt in PAIR_FORMATS or fmt == STAGED
     if pairs_fmt or raw.get("pairs"):
         pairs = raw.get("pairs")
@@ -149,9 +151,9 @@ def clean_club(raw, players: list[str], path: str = "club") -> dict:
         byes = _byes(raw["byes"], players, out.get("pairs", []) if pairs_fmt else None, join_path(path, "byes"))
         if byes:
             out["byes"] = byes
-    if raw.get("mus"):
-        # the app's own key: the rules, scoring and stake of the round's Mus matches
-        out["mus"] = _clean_mus(raw["mus"], join_path(path, "mus"))
+    if raw.get(match.name):
+        # the app's own key, named as the kind: the rules, scoring and stake of the round's matches
+        out[match.name] = match.club_match.settings(raw[match.name], join_path(path, match.name))
     if raw.get("clock"):
         # the app's own key: when each round's clock started (the sala counts down from it)
         out["clock"] = _clock(raw["clock"], join_path(path, "clock"))
@@ -296,9 +298,9 @@ def _clean_stage(raw, k: int, players: list[str], pairs: list, path: str) -> dic
 
 
 def check_round_games(club: dict | None, games: list[dict]) -> None:
-    """Every round game fits the club: pair formats seat two of its pairs in a Mus match; a club in stages
+    """Every round game fits the club: pair formats seat two of its pairs in a club match; a club in stages
     checks each game against its stage (``stages.evaluate``). ``games``: {kind, seats, round, stage} and,
-    for a club in stages, ``head`` and ``state`` (a callable giving the Mus state)."""
+    for a club in stages, ``head`` and ``state`` (a callable giving the match's state)."""
     staged = bool(club) and club["format"] == STAGED
     for i, g in enumerate(games):
         if g.get("stage") is not None and not staged:
@@ -311,8 +313,8 @@ def check_round_games(club: dict | None, games: list[dict]) -> None:
             if g.get("stage") is not None:
                 raise RuleError("club.stage_unstaged", f"games[{i}].stage")
             continue
-        if g["kind"] != "mus":
-            raise RuleError("club.round_kind", f"games[{i}].kind")
+        if g["kind"] != _match_kind().name:
+            raise RuleError("club.round_kind", f"games[{i}].kind", kind=msg(_match_kind().title))
         if staged:
             if g.get("stage") is None:
                 raise RuleError("club.stage_needed", f"games[{i}]")
@@ -333,17 +335,12 @@ def check_round_games(club: dict | None, games: list[dict]) -> None:
             raise problem
 
 
-def _clean_mus(raw, path: str) -> dict:
-    from companion.kinds.mus.shape import norm_head
+def _match_kind():
+    """The kind that plays the club's matches (``Kind.club_match``): the club file's ``kind``, and the key
+    its matches' settings are kept under."""
+    from companion import kinds      # here: the kinds' rules load this package's modules
 
-    if not isinstance(raw, dict):
-        raise RuleError("v.object", path)
-    check_keys(raw, ("rules", "scoring", "stake"), path)
-    try:
-        head = norm_head({"kind": "mus", "seats": ["1", "2", "3", "4"], **raw}, None)
-    except RuleError as err:
-        raise err.prefixed(path) from None
-    return {k: head[k] for k in ("rules", "scoring", "stake") if k in head}
+    return kinds.club_kind()
 
 
 def _is_time(value) -> bool:

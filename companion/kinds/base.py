@@ -177,6 +177,48 @@ def check_at(action: Action, position: str) -> None:
         raise Stale()
 
 
+class ClubMatch(Protocol):
+    """A club night's round match (``rules/club.md``), answered by the kind that plays them
+    (``Kind.club_match``; ``companion.kinds.club_kind()`` finds it): the club names no kind. The club file
+    names that kind in ``club.kind`` and keeps the matches' settings under the kind's name (``club.<name>``).
+    A match's running state carries ``teams``, ``games`` (each with ``score`` and ``by``), ``games_won``,
+    ``match_winner`` and ``score``: what ``companion.club.results`` reads. CONTRACT.md says the same."""
+
+    def settings(self, raw: Any, path: str) -> dict:
+        """The club's settings for its matches (``club.<name>``: rules, scoring, stake) checked and
+        cleaned; RuleError with the path of the first problem."""
+
+    def game(self, settings: dict, seats: list[str]) -> dict:
+        """A match's game object from the club's settings ({} : the kind's defaults), the four seats
+        alternating the two teams (A, B, A, B)."""
+
+    def games_to_win(self, head: dict) -> int | None:
+        """The games a match's head needs to win it, as its rules resolve them."""
+
+    def with_games_to_win(self, game: dict, count: int) -> dict:
+        """The match's game object with ``count`` games to win (a stage's or a knockout tie's)."""
+
+    def end_by_time(self) -> Action:
+        """The tap that ends a match when the round's clock runs out (refused while a hand is open)."""
+
+
+# the roles of ``RatedPairs.words``: every sentence the ratings pages say about a kind rated as pairs
+PAIR_WORDS = ("pairs", "pairs_caption", "as_partners", "best_partner", "no_partner", "toughest",
+              "partners_caption", "numbers", "no_numbers")
+
+
+class RatedPairs(Protocol):
+    """The ratings of a kind played by two pairs (``Kind.rated_pairs``): each pair is rated as one side
+    against the other too (its board), partners and opponent pairs are counted, and its games give figures
+    per team. The ratings pages ask it, never a kind by name. CONTRACT.md says the same."""
+
+    words: dict                 # the ratings pages' sentences about it, by role (PAIR_WORDS): N_ templates
+                                # the pages translate
+
+    def numbers(self, rec: GameRec) -> dict[str, dict[str, int]]:
+        """{"A": {figure: count}, "B": ...}: one game's figures per team (the player's page sums them)."""
+
+
 class Kind(Protocol):
     """Everything the app asks of a game kind. One object per kind, pure (no Flask, no SQLite). CONTRACT.md
     says the same (a test holds them together)."""
@@ -194,6 +236,9 @@ class Kind(Protocol):
     csv_columns: tuple          # its own columns of the session CSV (may be empty)
     glosses: dict               # its table words -> a short gloss (N_), shown the first time on a page
     words_lang: str             # the language its table words are in ("es": marked up as Spanish)
+    at_tables: bool             # the organizer may put its game at a club night's table (``table_game``)
+    club_match: ClubMatch | None    # a club night's round matches, when it plays them (one kind does)
+    rated_pairs: RatedPairs | None  # rated as pairs too, with figures per team (one kind does); None: players
 
     def new_game(self, players: list[str], spec) -> dict:
         """A new game's session-file object from the kind's typed options; RuleError naming the option."""
@@ -244,8 +289,8 @@ class Kind(Protocol):
 
     def table_game(self, players: list[str], seats: list[str]) -> dict | None:
         """A new game of this kind with its default rules for these seats, put at a club night's table by
-        the organizer (a free night's chips game); None: the kind is not offered there (the club's own
-        matches are made from its rules). RuleError naming the seats when they do not fit."""
+        the organizer (a free night's chips game) when ``at_tables`` offers it; None when it does not (the
+        club's own matches are made by ``club_match``). RuleError naming the seats when they do not fit."""
 
     def undone(self, rec: GameRec) -> Msg | None:
         """What undo is about to take back, as the game page's toast says it after ("Undone: ..."); None:

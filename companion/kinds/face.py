@@ -51,3 +51,12 @@ def web() -> Face:
         raise RuntimeError("the web layer installs the kinds' face before it imports a blueprint "
                            "(companion/web/__init__.py: register)")
     return _installed
+
+
+def __getattr__(name: str):
+    """``from companion.kinds.face import record, render``: a blueprint imports the members it uses by name,
+    bound to the installed face (one import line instead of a copy of the bindings in every kind)."""
+    if name in Face.__annotations__:
+        return getattr(web(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r} (a kind's new need is a new member "
+                         "of Face, companion/kinds/face.py)")

@@ -1,13 +1,15 @@
 """What one session gives to the ratings and the statistics (pure: no Flask, no SQLite).
 
 A **contest** is a finished result between players:
-- a Mus match that is decided (or, on a club night, ended by the clock: more games won, then the higher
-  score of the game in progress, else a draw) between its two pairs; every round game of a club in stages
-  is one (a group match, a Swiss round, each knockout tie: a tie is one match, never level);
+- a match between two pairs, once decided (or, on a club night, ended by the clock: more games won, then
+  the higher score of the game in progress, else a draw); every round game of a club in stages is one (a
+  group match, a Swiss round, each knockout tie: a tie is one match, never level);
 - any other kind's ended game, ranking its players by net (equal nets share the rank).
+Each kind says which of its games are finished and how they rank (``Kind.contest``).
 
 ``{"gi": game index, "kind", "teams": [[player key, ...], ...], "ranks": [1, 2, ...] (1 best, shared
-when tied), "names": {key: name}}``: teams are pairs for Mus (team A first), one player each otherwise.
+when tied), "names": {key: name}}``: teams are pairs for a kind that rates pairs (``Kind.rated_pairs``, team
+A first), one player each otherwise.
 Games that are not finished give nothing yet.
 """
 from __future__ import annotations
@@ -18,8 +20,6 @@ import json
 from companion.kinds.base import GameRec
 from companion.domain.session import player_key
 
-MUS_LANCES = ("grande", "chica", "pares", "juego")
-POINT_LANCES = ("grande", "chica", "pares", "juego")   # "punto" is counted with juego
 
 
 def dense_ranks(values: list[int]) -> list[int]:
@@ -58,91 +58,23 @@ def pair_key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
 
 
-# ---------------------------------------------------------------------------------------------------
-# Mus by the numbers: per team of a match, from the hands recorded with their bids
+def pairs_rated(kind: str) -> bool:
+    """Whether a kind's contests are between pairs that are rated and counted as pairs too (partners,
+    opponent pairs, the pairs' board): the kind says so (``Kind.rated_pairs``)."""
+    from companion import kinds
 
-NUMBERS = ("hands", "envites", "envites_seen", "faced", "accepted", "folds", "ordagos", "ordagos_accepted",
-           "ordagos_seen", "ordagos_won", "pts_grande", "pts_chica", "pts_pares", "pts_juego", "games",
-           "games_from_dentro", "full_games", "full_game_hands")
-
-
-def mus_numbers(rec: GameRec) -> dict[str, dict[str, int]]:
-    """{"A": {figure: count}, "B": ...} for one Mus game (a match), over its closed hands.
-
-    - hands: closed hands recorded with their bids (tally hands and adjustments are results only);
-    - envites / envites_seen: the team's bets and raises, and how many of them the other team called;
-    - faced / accepted / folds: the other team's bets and raises the team answered, called, folded to;
-    - ordagos / ordagos_accepted: órdagos the team called / accepted; ordagos_seen: órdagos played out
-      (accepted by either side) with the team in them, ordagos_won: of those, the ones it won;
-    - pts_<lance>: points the team scored in that lance (juego includes punto);
-    - games / games_from_dentro: finished games the team won, and of those the ones won after the other
-      team was "dentro" (within 5 points of the target);
-    - full_games / full_game_hands: finished games in which every hand had its bids, and their hands
-      (the average hands per game rests on these)."""
-    from companion.kinds.mus.kind import ctx_of
-
-    out = {t: dict.fromkeys(NUMBERS, 0) for t in ("A", "B")}
-    target = ctx_of(rec.head).target
-    high = {"A": 0, "B": 0}          # the highest score of each team in the game being played
-    game_hands, game_tally = 0, False
-    for item in rec.items:
-        body, result = item.body, item.result
-        if result is None or "open" in body:
-            continue
-        is_adjust = "adjust" in body
-        bids = not is_adjust and "tally" not in body
-        if not is_adjust:
-            game_hands += 1
-            game_tally = game_tally or not bids
-        if bids:
-            for t in ("A", "B"):
-                out[t]["hands"] += 1
-            _bids(body, result, out)
-        score = dict(result["score_before"])
-        for aw in result["awards"]:
-            if bids and aw["lance"] in ("grande", "chica", "pares", "juego", "punto"):
-                lance = "juego" if aw["lance"] == "punto" else aw["lance"]
-                out[aw["team"]][f"pts_{lance}"] += aw["points"]
-            score[aw["team"]] = max(0, score[aw["team"]] + aw["points"])
-            high[aw["team"]] = max(high[aw["team"]], score[aw["team"]])
-        ended = result.get("ended_game")
-        if ended:
-            w = ended["winner"]
-            lost = "B" if w == "A" else "A"
-            out[w]["games"] += 1
-            if high[lost] >= target - 5:
-                out[w]["games_from_dentro"] += 1
-            if not game_tally:
-                for t in ("A", "B"):
-                    out[t]["full_games"] += 1
-                    out[t]["full_game_hands"] += game_hands
-            high = {"A": 0, "B": 0}
-            game_hands, game_tally = 0, False
-    return out
+    return getattr(kinds.KINDS.get(kind), "rated_pairs", None) is not None
 
 
-def _bids(body: dict, result: dict, out: dict) -> None:
-    for lance in MUS_LANCES:
-        steps = body.get(lance) or []
-        for i, step in enumerate(steps):
-            t = step["team"]
-            o = "B" if t == "A" else "A"
-            answer = steps[i + 1] if i + 1 < len(steps) else None
-            if "bet" in step or "raise" in step:
-                out[t]["envites"] += 1
-                if answer is not None:
-                    out[o]["faced"] += 1
-                    if "call" in answer:
-                        out[t]["envites_seen"] += 1
-                        out[o]["accepted"] += 1
-            elif "ordago" in step:
-                out[t]["ordagos"] += 1
-                if answer is not None and "call" in answer:
-                    out[o]["ordagos_accepted"] += 1
-                    out[t]["ordagos_seen"] += 1
-                    out[o]["ordagos_seen"] += 1
-            elif "fold" in step:
-                out[t]["folds"] += 1
-    ended = result.get("ended_game")
-    if ended and ended["by"] == "ordago":
-        out[ended["winner"]]["ordagos_won"] += 1
+def pairs_of(kind: str) -> str:
+    """The ratings' own "kind" that keeps a pair kind's pairs (stored rows: "<kind>-pair", as they were)."""
+    return f"{kind}-pair"
+
+
+def figures_of(rec: GameRec) -> dict[str, dict[str, int]] | None:
+    """{"A": {figure: count}, "B": ...} of one game of a kind that counts figures per team (its
+    ``rated_pairs.numbers``), or None."""
+    from companion import kinds
+
+    rated = getattr(kinds.KINDS.get(rec.kind), "rated_pairs", None)
+    return rated.numbers(rec) if rated is not None else None

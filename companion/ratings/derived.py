@@ -1,5 +1,5 @@
 """What the ratings' derived tables hold, worked out (pure): what one session gives (its contests, each
-with its ``ord``; its sums; its Mus numbers), what changed between two readings of it, and the ratings
+with its ``ord``; its sums; a pair kind's figures), what changed between two readings of it, and the ratings
 replayed over a run of contests. ``companion.storage.ratings_store`` keeps the tables up to date with
 these and reads them; ``companion.storage.ratings_tables`` holds their SQL.
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from companion.domain.session import player_key
+from companion import kinds
 from companion.kinds.base import GameRec, Item
 from companion.ratings import contests as C, rating as R, tally
 
@@ -30,7 +31,8 @@ def instant(started: str) -> str:
 
 
 def session_share(session_id: int, started: str, head: dict, recs) -> dict:
-    """What one session gives (pure): its contests with their ``ord``, its sums, its Mus numbers."""
+    """What one session gives (pure): its contests with their ``ord``, its sums, and the figures of its games
+    of a kind that counts them (``Kind.rated_pairs``), under that kind's name."""
     found = C.contests_of(recs)
     digest = C.digest(found)
     names: dict[str, str] = {}
@@ -39,18 +41,21 @@ def session_share(session_id: int, started: str, head: dict, recs) -> dict:
         c["ord"] = f"{when}|{digest}|{session_id:010d}|{c['gi']:04d}"
         names.update(c["names"])
     stats = [[*k, *v] for k, v in sorted(tally.sum_rows(found).items())]
-    mus: dict[str, dict] = {}
+    by_kind: dict[str, dict[str, dict]] = {k.name: {} for k in kinds.KINDS.values() if k.rated_pairs is not None}
     for rec in recs:
-        if rec.kind != "mus":
+        per_team = C.figures_of(rec)
+        if per_team is None:
             continue
         seats = rec.head["seats"]
         teams = [[player_key(p) for p in seats[0::2]], [player_key(p) for p in seats[1::2]]]
         names.update({player_key(p): p for p in seats})
-        for subject, figures in tally.mus_subjects(teams, C.mus_numbers(rec)).items():
-            acc = mus.setdefault(subject, dict.fromkeys(figures, 0))
+        numbers = by_kind.setdefault(rec.kind, {})
+        for subject, figures in tally.pair_subjects(teams, per_team).items():
+            acc = numbers.setdefault(subject, dict.fromkeys(figures, 0))
             for k, v in figures.items():
                 acc[k] += v
-    return {"contests": found, "stats": stats, "mus": mus, "names": names, "club": "club" in head}
+    # a kind's figures under its name (the stored shares keep that key)
+    return {"contests": found, "stats": stats, **by_kind, "names": names, "club": "club" in head}
 
 
 def share_of_rows(session_id: int, started: str, head: dict, rows: list, items: dict) -> dict:
@@ -71,11 +76,11 @@ def first_change(old: dict | None, new: dict | None) -> str | None:
 
 
 def contest_names(contest: dict) -> dict[tuple[str, str], str]:
-    """{(kind, key): name} of a contest's players (and of its Mus pairs, as "Ane & Bea")."""
+    """{(kind, key): name} of a contest's players (and of its pairs, as "Ane & Bea")."""
     names = {(contest["kind"], key): name for key, name in contest["names"].items()}
-    if contest["kind"] == "mus":
+    if C.pairs_rated(contest["kind"]):
         for team in contest["teams"]:
-            names[(R.PAIRS, C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
+            names[(C.pairs_of(contest["kind"]), C.pair_key(*team))] = " & ".join(contest["names"][k] for k in sorted(team))
     return names
 
 
@@ -106,7 +111,7 @@ def rerate(contests: list[tuple[str, dict]], stored) -> tuple[list, list, list]:
 
 
 def ranked(contests: list[dict]) -> dict[str, list[dict]]:
-    """Ratings from these contests alone, replayed now: {kind: rows, "mus-pair": rows}, best first."""
+    """Ratings from these contests alone, replayed now: {kind: rows, its pairs' kind: rows}, best first."""
     now, _rows = R.replay(contests)
     names: dict[tuple[str, str], str] = {}
     for c in contests:
@@ -118,3 +123,9 @@ def ranked(contests: list[dict]) -> dict[str, list[dict]]:
     for rows in out.values():
         rows.sort(key=lambda r: (-r["ordinal"], r["key"]))
     return out
+
+
+def pair_figures(share: dict) -> dict:
+    """{subject: figures} of a share's pair kind (``kinds.pairs_kind``), or {}."""
+    kind = kinds.pairs_kind()
+    return (share.get(kind.name) or {}) if kind else {}

@@ -1,6 +1,6 @@
 """Ratings: the Weng-Lin Plackett-Luce model of the ``openskill`` library, fed with contests in date order
-(pure). A Mus match rates its four players as two teams, and each pair (as one entity) against the other
-pair; any other kind's game rates its players by their rank. The number shown is the
+(pure). A match of a kind that rates pairs (``Kind.rated_pairs``) rates its four players as two teams, and
+each pair (as one entity) against the other pair; any other kind's game rates its players by their rank. The number shown is the
 conservative rating (the library's ordinal, mu - 3 sigma): it rises as the rating gets surer.
 
 Ratings are floats stored as they are (SQLite REAL keeps every bit), so replaying from a stored point
@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from companion.ratings.contests import pair_key
+from companion import kinds
+from companion.ratings.contests import pair_key, pairs_of, pairs_rated
 
 MODEL = PlackettLuce()
 PROVISIONAL = 5      # fewer contests than this: the rating is shown as provisional
-PAIR_MIN = 3         # a Mus pair is ranked once it played this many matches together
-PAIRS = "mus-pair"   # the pairs' ratings are kept as their own "kind"
+PAIR_MIN = 3         # a pair is ranked once it played this many matches together
+# the pairs' ratings are kept as their own "kind", named after the kind that rates pairs
+PAIRS = pairs_of(kinds.pairs_kind().name if kinds.pairs_kind() else "")
 
 
 @dataclass
@@ -43,8 +45,8 @@ def rate(contest: dict, get) -> dict[tuple[str, str], Rated]:
     teams, ranks = contest["teams"], contest["ranks"]
     out: dict[tuple[str, str], Rated] = {}
     _rate_teams(kind, teams, ranks, get, out)
-    if kind == "mus" and all(len(t) == 2 for t in teams):
-        _rate_teams(PAIRS, [[pair_key(*t)] for t in teams], ranks, get, out)
+    if pairs_rated(kind) and all(len(t) == 2 for t in teams):
+        _rate_teams(pairs_of(kind), [[pair_key(*t)] for t in teams], ranks, get, out)
     return out
 
 

@@ -2,15 +2,15 @@
 the order of the contests: a session's share is added when it appears and taken back when it changes.
 
 A row: (subject, what, other) -> [played, won, lost, drawn]
-- ("ane", "partner", "bea"): Mus matches Ane played with Bea as her partner;
-- ("ane", "opp_pair", "carlos|dani"): Mus matches Ane played against that pair;
+- ("ane", "partner", "bea"): matches of a pair kind (``Kind.rated_pairs``) Ane played with Bea as her partner;
+- ("ane", "opp_pair", "carlos|dani"): such matches Ane played against that pair;
 - ("ane", "h2h:<kind>", "carlos"): contests of that kind in which both played against each other
-  (Mus: on opposite teams; the other kinds: Ane ranked above = won, below = lost, level = drawn);
+  (a pair kind: on opposite teams; the other kinds: Ane ranked above = won, below = lost, level = drawn);
 - ("ane|bea", "pair_opp", "carlos|dani"): the pair Ane & Bea against that pair.
 """
 from __future__ import annotations
 
-from companion.ratings.contests import pair_key
+from companion.ratings.contests import pair_key, pairs_rated
 
 
 def _outcome(mine: int, theirs: int) -> tuple[int, int, int]:
@@ -27,6 +27,7 @@ def rows_of(contest: dict) -> dict[tuple[str, str, str], list[int]]:
             row[j + 1] += res[j]
 
     teams, ranks, kind = contest["teams"], contest["ranks"], contest["kind"]
+    pairs = pairs_rated(kind)
     for i, team in enumerate(teams):
         for j, other in enumerate(teams):
             if i == j:
@@ -35,12 +36,12 @@ def rows_of(contest: dict) -> dict[tuple[str, str, str], list[int]]:
             for me in team:
                 for them in other:
                     add((me, f"h2h:{kind}", them), res)
-            if kind == "mus" and len(other) == 2 and len(team) == 2:
+            if pairs and len(other) == 2 and len(team) == 2:
                 them = pair_key(*other)
                 for me in team:
                     add((me, "opp_pair", them), res)
                 add((pair_key(*team), "pair_opp", them), res)
-        if kind == "mus" and len(team) == 2:
+        if pairs and len(team) == 2:
             res = _outcome(ranks[i], min(r for j, r in enumerate(ranks) if j != i))
             a, b = team
             add((a, "partner", b), res)
@@ -58,8 +59,9 @@ def sum_rows(contests: list[dict]) -> dict[tuple[str, str, str], list[int]]:
     return total
 
 
-def mus_subjects(teams: list[list[str]], numbers: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
-    """A match's Mus numbers per player and per pair: {subject: figures} (subject: a key or a pair key)."""
+def pair_subjects(teams: list[list[str]], numbers: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """A match's figures per team (``RatedPairs.numbers``) per player and per pair: {subject: figures}
+    (subject: a key or a pair key)."""
     out: dict[str, dict[str, int]] = {}
     for team, side in zip(teams, ("A", "B")):
         figures = numbers[side]

@@ -101,10 +101,10 @@ def _replace(db: Database, sid: int, new: dict | None) -> str | None:
     if old == new:
         return None
     if old:
-        T.add_share(db, old, -1)
+        T.add_share(db, old, -1, derived.pair_figures(old))
     T.drop_share(db, sid)
     if new:
-        T.add_share(db, new, 1)
+        T.add_share(db, new, 1, derived.pair_figures(new))
         T.put_share(db, sid, [[c["ord"], sid, c["kind"], int(new["club"]), store.dump(c)] for c in new["contests"]],
                     list(new["names"].items()), store.dump(new))
     return derived.first_change(old, new)
@@ -176,6 +176,11 @@ def head_to_head(db: Database, a: str, b: str) -> dict[str, dict]:
     for what, p, w, l, d in T.head_to_head_rows(db, a, b):
         out[what] = {"played": p, "won": w, "lost": l, "drawn": d}
     return out
+
+
+def pair_numbers(db: Database, subject: str) -> dict | None:
+    """A player's or a pair's summed figures (``RatedPairs.numbers``), or None."""
+    return T.pair_numbers(db, subject)
 
 
 def names(db: Database, keys) -> dict[str, str]:

@@ -152,7 +152,7 @@ def head_to_head_rows(db: Database, a: str, b: str) -> list[tuple]:
                       " WHERE subject = ? AND other = ? AND (what LIKE 'h2h:%' OR what = 'partner')", [a, b]).fetchall()
 
 
-def mus_numbers(db: Database, subject: str) -> dict | None:
+def pair_numbers(db: Database, subject: str) -> dict | None:
     row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
     return json.loads(row[0]) if row else None
 
@@ -230,17 +230,18 @@ def add_stats(db: Database, row: list) -> None:
                " drawn = rt_stats.drawn + excluded.drawn", row)
 
 
-def add_share(db: Database, share: dict, sign: int) -> None:
-    """A session's share (``ratings.derived.session_share``) added to the sums (``sign`` -1: taken back)."""
+def add_share(db: Database, share: dict, sign: int, figures: dict) -> None:
+    """A session's share (``ratings.derived.session_share``) added to the sums (``sign`` -1: taken back);
+    ``figures``: its pair kind's ({subject: figures}, ``ratings.derived.pair_figures``)."""
     for subject, what, other, p, w, l, d in share["stats"]:
         add_stats(db, [subject, what, other, sign * p, sign * w, sign * l, sign * d])
     if sign < 0:
         drop_empty_stats(db, sorted({s[0] for s in share["stats"]}))
-    for subject, figures in share["mus"].items():
-        acc = mus_numbers(db, subject) or {}
-        for k, v in figures.items():
+    for subject, numbers in figures.items():
+        acc = pair_numbers(db, subject) or {}
+        for k, v in numbers.items():
             acc[k] = acc.get(k, 0) + sign * v
-        put_mus(db, subject, dump(acc) if any(acc.values()) else None)
+        put_pair_numbers(db, subject, dump(acc) if any(acc.values()) else None)
 
 
 def drop_empty_stats(db: Database, subjects: list[str]) -> None:
@@ -248,8 +249,8 @@ def drop_empty_stats(db: Database, subjects: list[str]) -> None:
                [json.dumps(subjects)])
 
 
-def put_mus(db: Database, subject: str, data: str | None) -> None:
-    """A subject's Mus numbers (None: it has none any more)."""
+def put_pair_numbers(db: Database, subject: str, data: str | None) -> None:
+    """A subject's figures of the kind that rates pairs (None: it has none any more)."""
     if data is None:
         db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
     else:

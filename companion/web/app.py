@@ -47,13 +47,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
 
-    from companion import formkeys
     from companion.web import faults
     from companion.web import logredact
     from companion.web import proxy
     from companion.web import security
     from companion.storage import db
-    from companion.web import limits, poll
+    from companion.web import forms, limits, poll
 
     app.config.setdefault("SECRET_KEY", None)
     secret = db.init_db(app.config["DATABASE"])
@@ -62,7 +61,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(db.close_db)
     app.before_request(security.check_csrf)
     faults.install(app)     # a read-only or full disk: a 503 page saying so, nothing changed
-    formkeys.install(app)   # a form's key reused with other fields: 422, never silently dropped
+    forms.answer_reused_keys(app)   # a form's key reused with other fields: 422, never silently dropped
     app.after_request(security.add_headers)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["form_key"] = security.form_key

@@ -8,6 +8,7 @@ import json
 from datetime import datetime, timezone
 
 from flask import Blueprint, Response, abort, current_app, request, url_for
+from markupsafe import Markup
 
 from companion import kinds, registry, service
 from companion.domain import numbers
@@ -26,7 +27,7 @@ from companion.web.share import qr_svg
 from companion.web import club_links
 from companion.web.common import SessionView, check, is_poll, links, open_session, refusal, render, request_key, \
     require_edit, see_other, unchanged_poll
-from companion.web.i18n import t
+from companion.web.i18n import lang, t, vocabulary
 
 bp = Blueprint("club", __name__)
 SALA_PAGE = 12          # tables on one sala screen; more turn pages every 15 s
@@ -39,17 +40,34 @@ def _club(view: SessionView) -> dict | None:
     return view.header.get("club")
 
 
-def table_state(view: SessionView, gi: int, rec) -> dict:
+def _state_key(view: SessionView, gi: int, rec) -> tuple:
+    """What a game's state entry depends on: its position (every recorded step moves it) and its seed."""
+    return (getattr(get_db(), "path", ""), view.id, gi, rec.kind, kinds.KINDS[rec.kind].position(rec),
+            json.dumps(rec.seed, sort_keys=True) if rec.seed else None)
+
+
+def table_state(view: SessionView, gi: int, rec, key: tuple | None = None) -> dict:
     """A game's companion-state entry, computed once per position of that game and shared by every
-    sala and phone: a tap at one table recomputes that table only, not the night."""
-    kind = kinds.KINDS[rec.kind]
-    key = (getattr(get_db(), "path", ""), view.id, gi, rec.kind, kind.position(rec),
-           json.dumps(rec.seed, sort_keys=True) if rec.seed else None)
-    states = registry.of(current_app).club_states      # the app's, bounded, one lock a step
-    hit = states.get(key)
+    sala and phone (the app's registry): a tap at one table recomputes that table only, not the night."""
+    cache = registry.of(current_app).table_states
+    key = key or _state_key(view, gi, rec)
+    hit = cache.get(key)
     if hit is None:
-        hit = kind.state(rec)
-        states.put(key, hit)
+        hit = kinds.KINDS[rec.kind].state(rec)
+        cache.put(key, hit)
+    return hit
+
+
+def by_version(view: SessionView, what, make):
+    """``make()`` once per version of the session (the app's registry): the salas, the organizer's page
+    and the session card of one version of the night share what grows with its tables (the states, the
+    standings, the proposals), each still reading its own clock."""
+    cache = registry.of(current_app).club_versions
+    key = (getattr(get_db(), "path", ""), view.id, view.version, what)
+    hit = cache.get(key)
+    if hit is None:
+        hit = make()
+        cache.put(key, hit)
     return hit
 
 
@@ -58,8 +76,14 @@ def night(view: SessionView) -> dict:
     running states only, and each table's state from the cache above."""
     club = _club(view) or {"format": "free"}
     games = view.games
-    states = [table_state(view, gi, g) if ("table" in g.head or "round" in g.head) else None
-              for gi, g in enumerate(games)]
+    part = by_version(view, "night", lambda: _night_of(view, club, games))
+    return {"club": club, "games": games, **part, "clock": _clock(club, part["round"], part["round_over"])}
+
+
+def _night_of(view: SessionView, club: dict, games: list) -> dict:
+    keys = [_state_key(view, gi, g) if ("table" in g.head or "round" in g.head) else None
+            for gi, g in enumerate(games)]
+    states = [table_state(view, gi, g, key) if key else None for gi, (g, key) in enumerate(zip(games, keys))]
     matches = round_matches([g.head if st is not None else {} for g, st in zip(games, states)],
                             [st for st in states])
     rnd = current_round(matches, club)
@@ -68,9 +92,8 @@ def night(view: SessionView) -> dict:
     in_round = [m for m in matches if m["round"] == rnd]
     over = bool(in_round) and all(match_result(m)[0] for m in in_round)
     planned = club.get("rounds")
-    return {"club": club, "states": states, "games": games, "matches": matches, "round": rnd,
-            "standings": rows, "clock": _clock(club, rnd, over), "round_over": over,
-            "night_over": bool(over and planned and rnd >= planned)}
+    return {"states": states, "keys": keys, "matches": matches, "round": rnd, "standings": rows,
+            "round_over": over, "night_over": bool(over and planned and rnd >= planned)}
 
 
 def _clock(club: dict, rnd: int, stopped: bool = False) -> dict | None:
@@ -107,10 +130,10 @@ def tables_now(view: SessionView, info: dict) -> list[dict]:
         gi = latest[label]
         g = info["games"][gi]
         st = info["states"][gi]
-        row = {"label": label, "gi": gi, "kind": g.kind, "st": st, "url": url_for(f"{g.kind}.game", token=view.token, gi=gi)}
-        if g.kind == "mus":
+        row = {"label": label, "gi": gi, "kind": g.kind, "st": st, "key": info["keys"][gi],
+               "url": url_for(f"{g.kind}.game", token=view.token, gi=gi)}
+        if kinds.KINDS[g.kind].club_match is not None:
             row["result"], row["ended_by"] = match_result({**st, "ended": g.head.get("ended")})
-            row["target"] = 40
         out.append(row)
     return out
 
@@ -126,8 +149,8 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     info = night(view)
     club = _club(view)
     ctx = {"info": info, "errors": errors or {}, "formats": FORMATS, "club": club, "form": form}
-    # the round matches' rules as the setup form shows them (the club file keeps them under its "mus" key)
-    matches = (club or {}).get("mus") or {}
+    # the round matches' rules as the setup form shows them (the club file keeps them under the kind's name)
+    matches = (club or {}).get(kinds.club_kind().name) or {}
     ctx["match"] = {"games_to_win": (matches.get("rules") or {}).get("games_to_win") or 2,
                     "scoring": matches.get("scoring") or "bids"}
     if club and club["format"] == "stages":
@@ -135,13 +158,13 @@ def _page(view: SessionView, status: int = 200, errors: dict | None = None, plan
     elif club and club["format"] != "free":
         rnd = info["round"] + 1
         if plan is None:
-            plan = _plan_of(propose(club, view.players, info["matches"], rnd))
+            plan = _proposal(view, info, rnd)
         ctx.update(next_round=rnd, plan=plan, plan_json=json.dumps(plan, ensure_ascii=False),
                    units=_unit_choices(club, plan))
     ctx["table_links"] = _table_links(view)
     ctx["table_kinds"] = [(name, kinds.KINDS[name].title) for name in table_kinds()]
     ctx["log"] = _log_rows(view, info)
-    ctx["running"] = [tb for tb in tables_now(view, info) if tb["kind"] == "mus" and not tb.get("result")]
+    ctx["running"] = [tb for tb in tables_now(view, info) if "result" in tb and not tb["result"]]
     return render("club/club.html", view, status=status, **ctx)
 
 
@@ -155,6 +178,11 @@ def _log_rows(view: SessionView, info: dict) -> list[dict]:
         out.append({**entry, "table": head.get("table"), "round": head.get("round"),
                     "when": entry["at"][11:16]})
     return out
+
+
+def _proposal(view: SessionView, info: dict, rnd: int) -> dict:
+    """Round ``rnd``'s proposed plan, once per version: the organizer's page and the sala show the same."""
+    return by_version(view, ("plan", rnd), lambda: _plan_of(propose(info["club"], view.players, info["matches"], rnd)))
 
 
 def _unit_choices(club: dict, plan: dict) -> list[dict]:
@@ -198,7 +226,7 @@ def _here(token):
 
 @bp.post("/s/<token>/club/setup")
 def setup(token):
-    """The format, the round clock, the pairs, the club's Mus rules."""
+    """The format, the round clock, the pairs, the rules of the club's matches."""
     view = _organizer(token, "club_setup")
     form = request.form
     lines = tuple(tuple(x.strip() for x in line.replace("&", ",").split(",") if x.strip())
@@ -261,7 +289,7 @@ def swap(token):
 
 @bp.post("/s/<token>/club/start")
 def start(token):
-    """One tap: the round's byes or sit-outs and its clock, and a Mus match at each table (the club's
+    """One tap: the round's byes or sit-outs and its clock, and a club match at each table (the club's
     rules, seats from the plan), each table with its own scoring link: one write, all of it or nothing."""
     view = _organizer(token, "start_round")
     plan = _read_plan(request.form) if _club(view) else {"tables": [], "free": []}
@@ -315,7 +343,7 @@ def arrive(token):
 
 @bp.post("/s/<token>/club/table")
 def add_table(token):
-    """A Mus match at a table the organizer names (a free night, or an extra table): its own link."""
+    """A club match at a table the organizer names (a free night, or an extra table): its own link."""
     view = _organizer(token, "add_table")
     form = request.form
     kind = form.get("kind", "")      # "": the club's match; else a kind's table game (Kind.table_game)
@@ -399,21 +427,65 @@ def sala(token):
         return resp
     info = night(view)
     tables = tables_now(view, info)
-    tour = _sala_tournament(info) if info["club"].get("format") == "stages" else None
+    tour = _sala_tournament(view, info) if info["club"].get("format") == "stages" else None
     if tour is not None:
         info = {**info, "clock": tour["clock"], "standings": []}
-    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or ([] if tour else [[]])
-    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE), tour=tour)
+    for tb in tables:
+        tb["html"] = sala_piece(tb)
+    seating = _sala_seating(view, info)
+    pages = [tables[i:i + SALA_PAGE] for i in range(0, len(tables), SALA_PAGE)] or ([] if tour or seating else [[]])
+    return render("club/sala.html", view, info=info, pages=pages, per_page=min(len(tables), SALA_PAGE), tour=tour,
+                  seating=seating)
+
+
+def _sala_seating(view: SessionView, info: dict) -> dict | None:
+    """A paired night's next round as the organizer's page proposes it (the same proposal), once it is
+    the next one: before the first round and after every match of the round has a result, not while a
+    round is in play (its live tables are the seating then) nor once the night is over."""
+    club = info["club"]
+    if club.get("format") in ("free", "stages") or info["night_over"]:
+        return None
+    rnd = info["round"]
+    if rnd and not info["round_over"]:
+        return None
+    plan = _proposal(view, info, rnd + 1)
+    if not plan["tables"]:
+        return None
+    rows = [{"table": str(i), "a": seats[0::2], "b": seats[1::2]} for i, seats in enumerate(plan["tables"], 1)]
+    return {"round": rnd + 1, "pages": [rows[i:i + SEATING_PAGE] for i in range(0, len(rows), SEATING_PAGE)],
+            "free": [who if isinstance(who, str) else " & ".join(who) for who in plan["free"]],
+            "sitting_out": club["format"] not in PAIR_FORMATS}
+
+
+def sala_piece(tb: dict, cache=True) -> Markup:
+    """One table's piece of the sala, rendered once per that table's state and the reader's language
+    (the app's registry): a tap at one table re-renders that table's piece, the others come from the
+    cache. ``cache=False``: rendered afresh (the tests hold the two to the same bytes)."""
+    key = (tb["key"], tb["label"], tb.get("result"), tb.get("ended_by"), lang(), vocabulary())
+    pieces = registry.of(current_app).sala_pieces
+    hit = pieces.get(key) if cache else None
+    if hit is None:
+        ctx = {"tb": tb, "st": tb["st"]}
+        current_app.update_template_context(ctx)
+        hit = Markup(current_app.jinja_env.get_template("club/_sala_piece.html").render(ctx))
+        if cache:
+            pieces.put(key, hit)
+    return hit
 
 
 SEATING_PAGE = 20       # seating rows on one sala page (two columns of ten)
 STANDING_PAGE = 16      # rows of one group's standings on one sala page
 
 
-def _sala_tournament(info: dict) -> dict:
+def _sala_tournament(view: SessionView, info: dict) -> dict:
     """The sala as announcer for a tournament: the next seating of every stage (tables, byes), each
     group's standings, each knockout's bracket, the stage clock, and the night's classification once
-    every stage is done (rules/tournament.md)."""
+    every stage is done (rules/tournament.md). Computed once per version; the clock each time."""
+    tour = by_version(view, "sala_tournament", lambda: _tournament_pages(info))
+    return {**tour, "clock": _stage_clock(info["club"], info)}
+
+
+def _tournament_pages(info: dict) -> dict:
     from companion.club.stage_proposals import propose_stage
     from companion.club.tournament import tournament_state
 
@@ -422,12 +494,16 @@ def _sala_tournament(info: dict) -> dict:
     state = tournament_state(club, matches)
     rows, byes = [], []
     for k, st in enumerate(state["stages"]):
+        if st["format"] == "pairs_swiss" and any(m["stage"] == k and not match_result(m)[0] for m in matches):
+            continue        # a Swiss round's pairing waits for every result of the round in play
         p = propose_stage(club, matches, k)
         for tb in p.tables:
             rows.append({"table": tb["table"], "a": tb["a"], "b": tb["b"], "stage": st["name"],
                          "round": tb.get("round", p.round)})
         byes += [{"pair": x, "stage": st["name"]} for x in p.free]
     seating = [rows[i:i + SEATING_PAGE] for i in range(0, len(rows), SEATING_PAGE)]
+    # each page's title names its stages' rounds (a narrow sala hides each row's stage and round)
+    seat_rounds = [list(dict.fromkeys((r["stage"], r["round"]) for r in page)) for page in seating]
     standings_pages = []
     for st in state["stages"]:
         for gi, grp in enumerate(st.get("groups") or []):
@@ -438,8 +514,8 @@ def _sala_tournament(info: dict) -> dict:
             for i in range(0, len(st["standings"]), STANDING_PAGE):
                 standings_pages.append({"stage": st["name"], "group": None, "rows": st["standings"][i:i + STANDING_PAGE]})
     brackets = [page for st in state["stages"] if st.get("bracket") for page in _bracket_pages(st)]
-    return {"state": state, "seating": seating, "byes": byes, "standings": standings_pages, "brackets": brackets,
-            "classification": state.get("classification"), "clock": _stage_clock(club, info)}
+    return {"state": state, "seating": seating, "seat_rounds": seat_rounds, "byes": byes, "standings": standings_pages,
+            "brackets": brackets, "classification": state.get("classification")}
 
 
 BRACKET_TIES = 8        # round-1 ties on one sala page: a bracket of 64 pairs turns in four pages and its finals

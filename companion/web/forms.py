@@ -170,3 +170,18 @@ def signed(n: int) -> str:
 
 def template_helpers() -> dict:
     return {"signed": signed, "fmt_money": fmt_money, "money_input": money_input}
+
+
+def answer_reused_keys(app) -> None:
+    """A form's key reused with other fields (companion/formkeys.py) is answered 422 with the message,
+    wherever the write was attempted; never silently taken for the first."""
+    from flask import render_template, request
+
+    from companion.domain.errors import KeyReused
+    from companion.domain.messages import ENGLISH
+
+    @app.errorhandler(KeyReused)
+    def _reused(err):
+        if request.path.endswith(".json") or request.accept_mimetypes.best == "application/json":
+            return {"error": ENGLISH(err.msg), "status": 422}, 422
+        return render_template("error.html", code=422, message=t(err.msg)), 422

@@ -1,5 +1,5 @@
 """Ratings: who plays best (leaderboards per game kind: all time, a date range, a club's nights), a
-player's ratings page (rating over time, best partner, toughest opponent pair, Mus by the numbers),
+player's ratings page (rating over time, best partner, toughest opponent pair, a pair kind's figures),
 head-to-head between two players, and the CSV exports of the leaderboard and a player's numbers.
 
 The ratings are computed from every session of this server (the club's whole history: a rating is
@@ -22,20 +22,22 @@ from companion import kinds
 from companion.web import security
 from companion.domain import charts
 from companion.domain.csvexport import cell as _cell    # the one CSV cell escaper
-from companion.storage import ratings_store as derived, ratings_tables, reads
+from companion.storage import ratings_store as derived, reads
 from companion.storage.db import get_db
 from companion.domain.messages import N_, NP_, define, msg
 from companion.ratings import rating as R
-from companion.ratings.contests import pair_key
+from companion.ratings.contests import pair_key, pairs_of, pairs_rated
 from companion.domain.session import player_key
 from companion.web.common import render
 from companion.web.forms import read_dates
-from companion.web.i18n import MINUS, lang, number, t
+from companion.web.i18n import MINUS, lang, number, renderer, t
 from companion.web.sessions import is_admin
 
 bp = Blueprint("ratings", __name__)
 
 KINDS = tuple(kinds.KINDS)     # every kind the app knows is rated (Kind.contest says what it gives)
+# the board opens on the kind played by pairs (its pairs' board too), else the first
+FIRST = (kinds.pairs_kind() or next(iter(kinds.KINDS.values()))).name
 BOARD_ROWS = 50
 PAIR_ROWS = 20         # the pairs table: the best 20
 PAIR_NUMBERS = 6       # a player's page: the numbers of the pairs with the most matches
@@ -113,10 +115,10 @@ def _kind_title(kind: str) -> str:
 
 def _board_filters(args) -> tuple[dict, dict]:
     errors: dict[str, str] = {}
-    kind = args.get("kind") or "mus"
+    kind = args.get("kind") or FIRST
     if kind not in KINDS:
         errors["kind"] = t(msg("rt.bad_kind"))
-        kind = "mus"
+        kind = FIRST
     out = {"kind": kind, **read_dates(args, errors, "rt.bad_date", "rt.date_order"), "club": args.get("club") == "1",
            "q": " ".join((args.get("q") or "").split())[:MAX_NAME]}
     return out, errors
@@ -138,11 +140,11 @@ def board_rows(filters: dict) -> tuple[list[dict], list[dict]]:
         end = filters["to"] + "~" if filters["to"] else None
         found = derived.board_between(db, kind, filters["from"] or None, end, filters["club"],
                                       _like(filters["q"]) if filters["q"] else None)
-        players, pairs = found.get(kind, []), found.get(R.PAIRS, [])
+        players, pairs = found.get(kind, []), found.get(pairs_of(kind), [])
     else:
         # the stored board, read best first until a page of visible players is found
         players = derived.board(db, kind, BOARD_ROWS * 10)
-        pairs = derived.board(db, R.PAIRS, BOARD_ROWS * 10, R.PAIR_MIN) if kind == "mus" else []
+        pairs = derived.board(db, pairs_of(kind), BOARD_ROWS * 10, R.PAIR_MIN) if pairs_rated(kind) else []
     players = _first(players, BOARD_ROWS, lambda r: seen(r["key"]))
     pairs = _first(pairs, PAIR_ROWS, lambda r: r["n"] >= R.PAIR_MIN and seen.pair(r["key"], tuple(r["key"].split("|", 1))))
     for rows in (players, pairs):
@@ -171,7 +173,7 @@ def board():
     resp = render("ratings.html", None, status=422 if errors else 200, filters=filters, errors=errors,
                   players=players, pairs=pairs, kinds=[(k, _kind_title(k)) for k in KINDS],
                   kind_title=_kind_title(filters["kind"]), csv_url=url_for("ratings.board_csv", **args),
-                  provisional=R.PROVISIONAL, pair_min=R.PAIR_MIN)
+                  provisional=R.PROVISIONAL, pair_min=R.PAIR_MIN, pair_words=_pair_words(filters["kind"]))
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
@@ -213,8 +215,15 @@ FIGURES = (  # (figure, how many of what, rests on)
 )
 
 
+def _pair_words(kind: str | None = None) -> dict | None:
+    """The ratings pages' sentences about a kind rated as pairs (``RatedPairs.words``: English templates the
+    pages translate), the given kind's or the one that rates pairs; None: no such kind."""
+    found = kinds.KINDS.get(kind) if kind else kinds.pairs_kind()
+    return found.rated_pairs.words if found is not None and found.rated_pairs is not None else None
+
+
 def numbers_rows(data: dict | None) -> list[dict]:
-    """The Mus figures of one player or pair, each with what it rests on."""
+    """The figures of one player or pair (``RatedPairs.numbers``, summed), each with what it rests on."""
     if not data:
         return []
     out = []
@@ -240,7 +249,7 @@ def _rate(row: dict) -> float:
 
 
 def player_model(key: str, pair_numbers: int | None = PAIR_NUMBERS) -> dict | None:
-    """Everything a player's ratings page shows (``pair_numbers``: how many pairs' Mus numbers; None: all)."""
+    """Everything a player's ratings page shows (``pair_numbers``: how many pairs' figures; None: all)."""
     db = get_db()
     _refresh()
     seen = Visible()
@@ -270,11 +279,12 @@ def player_model(key: str, pair_numbers: int | None = PAIR_NUMBERS) -> dict | No
     tough = [p for p in opp if p["played"] >= MIN_TOGETHER]
     toughest = min(tough, key=lambda p: (p["rate"], -p["played"]), default=None)
     pairs = [{"key": pair_key(key, p["other"]), "name": f"{name} & {p['name']}",
-              "numbers": numbers_rows(ratings_tables.mus_numbers(db, pair_key(key, p["other"])))}
+              "numbers": numbers_rows(derived.pair_numbers(db, pair_key(key, p["other"])))}
              for p in partners[:pair_numbers]]
     return {"key": key, "name": name, "ratings": ratings, "partners": partners, "best": best,
             "toughest": toughest, "opponents": sorted(opp, key=lambda p: (-p["played"], p["name"]))[:10],
-            "numbers": numbers_rows(ratings_tables.mus_numbers(db, key)), "pairs": [p for p in pairs if p["numbers"]]}
+            "numbers": numbers_rows(derived.pair_numbers(db, key)), "pairs": [p for p in pairs if p["numbers"]],
+            "words": _pair_words()}
 
 
 def _rating_chart(key: str) -> str:
@@ -367,20 +377,25 @@ def h2h():
         names = derived.names(db, [keys["a"], keys["b"]])
         found = derived.head_to_head(db, keys["a"], keys["b"])
         result = {"a": names[keys["a"]], "b": names[keys["b"]], "a_key": keys["a"], "b_key": keys["b"],
-                  "rows": [{"what": w, "title": _kind_title(w[4:]) if w.startswith("h2h:") else t(msg("rt.as_partners")),
+                  "rows": [{"what": w, "title": _kind_title(w[4:]) if w.startswith("h2h:") else _as_partners(),
                             **found[w]} for w in [f"h2h:{k}" for k in KINDS] + ["partner"] if w in found]}
     resp = render("ratings_h2h.html", None, status=422 if errors else 200, raw=raw, errors=errors, result=result)
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
 
+def _as_partners() -> str:
+    """The head-to-head row of two players as partners, in the pair kind's words."""
+    words = _pair_words() or {}
+    return renderer().gettext(words["as_partners"]) if words else ""
+
+
 define("rt", {
-    "bad_kind": N_("Choose Mus, Newmarket or Desmoche."),
+    "bad_kind": N_("Choose one of the games offered."),
     "bad_date": N_("A date like %(example)s, please."),
     "date_order": N_("The end date is before the start date."),
     "unknown_player": N_("Nobody called “%(name)s” in the games you can see."),
     "same_player": N_("Choose two different players."),
-    "as_partners": N_("Mus, as partners"),
     "chart_title": N_("Rating over time (month by month)"),
     "chart_quarters": N_("Rating over time (quarter by quarter)"),
     "fig.envites": N_("Envites made (bets and raises)"),

@@ -151,7 +151,7 @@ def _save(view: SessionView, pairs: list, new_players: list, stages: list | None
             stages = _plan_of(settings, len(pairs))
             if _plan_fits(stages, pairs, header["players"]) is not None:
                 stages = _plan_of({**settings, "template": "knockout"}, len(pairs))   # too few for groups
-    new = {**(club or {}), "format": "stages", "kind": "mus", "pairs": pairs, "stages": stages}
+    new = {**(club or {}), "format": "stages", "kind": kinds.club_kind().name, "pairs": pairs, "stages": stages}
     steps += [("add_player", {"name": name}) for name in new_players]
     steps.append(("club", {"club": clean_club(new, header["players"])}))
     _write(view, steps)
@@ -159,7 +159,8 @@ def _save(view: SessionView, pairs: list, new_players: list, stages: list | None
 
 def _plan_fits(stages, pairs, players) -> RuleError | None:
     try:
-        clean_club({"format": "stages", "kind": "mus", "pairs": pairs, "stages": stages}, players)
+        clean_club({"format": "stages", "kind": kinds.club_kind().name, "pairs": pairs, "stages": stages},
+                   players)
     except RuleError as err:
         return err
     return None
@@ -341,7 +342,7 @@ def swap(token):
 @bp.post("/s/<token>/tournament/start")
 def start(token):
     """Start a stage's round (a knockout: its ready ties) as proposed or swapped: the stage's byes and
-    clock and a Mus match at each table, each with its table link: one write, all or none."""
+    clock and a club match at each table, each with its table link: one write, all or none."""
     from companion import service
     from companion.web import security
 

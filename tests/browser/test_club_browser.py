@@ -127,7 +127,10 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
             org.goto(org.url.replace("/club/cards", "/club"))
             org.locator("button:has-text('End the round')").tap()
             org.wait_for_selector("#proposal" if rnd < 3 else "#standings")
-            sala.locator(".tbl .tag").nth(2).wait_for(timeout=10000)      # "ended by the clock" at every table
+            # "ended by the clock" at every table; the next round's seating the page shown first (issue 28)
+            sala.locator(".tbl .tag").nth(2).wait_for(state="attached", timeout=10000)
+            if rnd < 3:
+                sala.locator(".seating.shown .page-title", has_text=f"Round {rnd + 1}: proposed").wait_for(timeout=10000)
         assert any("/sala" in u for u in polls), "the sala never polled"
         state = org.request.get(base + watch.replace("/sala", "/state.json")).json()
         # the sala fits a 1024x768 tablet too, with the standings

@@ -16,7 +16,7 @@ PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 BIDS = ("envite", "raise", "quiero", "no quiero", "paso", "órdago")
 RAW_CODE = re.compile(r"\b[a-z]+_[a-z]+\b")
-SPANISH_ALONE = re.compile(r"(?i)(?<![\w])(" + "|".join(map(re.escape, glossary.SPANISH_MUS_WORDS)) + r")(?![\w])")
+SPANISH_ALONE = re.compile(r"(?i)(?<![\w])(" + "|".join(map(re.escape, glossary.SPANISH_WORDS)) + r")(?![\w])")
 
 
 def outside_parentheses(text: str) -> str:

@@ -6,6 +6,7 @@ same at hand 600 as at hand 2 (it reads as many items)."""
 import dataclasses
 import importlib
 import importlib.util
+import inspect
 import json
 import sys
 import typing
@@ -18,10 +19,12 @@ from hypothesis import strategies as st
 
 from companion import kinds
 from companion.domain.errors import RuleError
-from companion.kinds.base import GameRec, Kind, action_from_json, apply_change
+from companion.kinds.base import (PAIR_WORDS, ClubMatch, GameRec, Kind, RatedPairs, action_from_json,
+                                  apply_change)
 from kind_strategies import TAPS, new_games
 
 PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko"]
+ROOT = Path(__file__).resolve().parent.parent.parent
 LONG = 600
 
 
@@ -56,10 +59,62 @@ def test_every_kind_is_tested():
     assert not set(TEST_KINDS) & set(kinds.KINDS)       # the app does not know the test kinds
 
 
+def _listed(protocol) -> list[str]:
+    return sorted(set(typing.get_type_hints(protocol)) | {n for n, v in vars(protocol).items()
+                                                          if callable(v) and n[0] != "_"})
+
+
+def _where(obj) -> str:
+    """The file that defines ``obj``'s class, from the repository's root."""
+    path = Path(inspect.getsourcefile(type(obj))).resolve()
+    return path.relative_to(ROOT).as_posix() if ROOT in path.parents else str(path)
+
+
+def missing_hooks(kind) -> list[str]:
+    """What a kind lacks of the protocol, each naming the file and the hook to add (CONTRACT.md): a new
+    hook of ``Kind`` fails every kind that does not answer it yet, saying where."""
+    out = [f"{_where(kind)}: add `{n}` (companion/kinds/base.py, Kind; CONTRACT.md)"
+           for n in _listed(Kind) if not hasattr(kind, n)]
+    match = getattr(kind, "club_match", None)
+    if match is not None:
+        out += [f"{_where(match)}: add `{n}` to the kind's club_match (companion/kinds/base.py, ClubMatch)"
+                for n in _listed(ClubMatch) if not callable(getattr(match, n, None))]
+    rated = getattr(kind, "rated_pairs", None)
+    if rated is not None:
+        out += [f"{_where(rated)}: add `{n}` to the kind's rated_pairs (companion/kinds/base.py, RatedPairs)"
+                for n in _listed(RatedPairs) if not hasattr(rated, n)]
+        out += [f"{_where(rated)}: add the words' role `{n}` (companion/kinds/base.py, PAIR_WORDS)"
+                for n in PAIR_WORDS if n not in (getattr(rated, "words", None) or {})]
+    return out
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_every_kind_provides_what_the_protocol_lists(name):
-    listed = set(typing.get_type_hints(Kind)) | {n for n, v in vars(Kind).items() if callable(v) and n[0] != "_"}
-    assert {n for n in listed if not hasattr(KINDS[name], n)} == set()
+    assert missing_hooks(KINDS[name]) == []
+
+
+def test_a_missing_hook_is_named_with_its_file():
+    """The check itself: a kind without ``at_tables``, and a club match without ``end_by_time``."""
+    class Bare:
+        club_match = type("Half", (), {n: (lambda self: None) for n in _listed(ClubMatch) if n != "end_by_time"})()
+
+    found = missing_hooks(Bare())
+    assert "tests/kinds/test_conformance.py: add `at_tables` (companion/kinds/base.py, Kind; CONTRACT.md)" in found
+    assert found[-1] == ("tests/kinds/test_conformance.py: add `end_by_time` to the kind's club_match "
+                         "(companion/kinds/base.py, ClubMatch)")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_kind_at_tables_makes_a_table_game(name):
+    """``at_tables`` is what the club page lists (no probe on every render): a kind that says so makes a game
+    for seats that fit it, and one that does not makes none."""
+    kind = KINDS[name]
+    seats = PLAYERS[:max(kind.min_players, 3)][:kind.max_players]
+    game = kind.table_game(PLAYERS, seats)
+    if kind.at_tables:
+        assert game["kind"] == name and kind.build(game, PLAYERS).kind == name
+    else:
+        assert game is None
 
 
 class Reads(Sequence):

@@ -1,7 +1,7 @@
 """Mus by the numbers on a match whose bids are known: every figure worked out by hand below."""
 from companion.domain import session as S
-from companion.ratings.contests import mus_numbers
-from companion.ratings.tally import mus_subjects
+from companion.kinds.mus.ratings import numbers as mus_numbers
+from companion.ratings.tally import pair_subjects as mus_subjects
 
 SEATS = ["Ane", "Bea", "Carlos", "Dani"]     # team A: Ane & Carlos; team B: Bea & Dani
 

@@ -61,7 +61,7 @@ def test_bad_filters_say_so_beside_the_field(client, app):
     resp = client.get("/ratings?kind=poker&from=yesterday&to=2026-01-01")
     assert resp.status_code == 422
     page = resp.get_data(as_text=True)
-    assert "Choose Mus, Newmarket or Desmoche." in page and "A date like 2026-11-20" in page
+    assert "Choose one of the games offered." in page and "A date like 2026-11-20" in page
     resp = client.get("/ratings?from=2026-05-01&to=2026-04-01")
     assert resp.status_code == 422 and "The end date is before the start date." in resp.get_data(as_text=True)
 

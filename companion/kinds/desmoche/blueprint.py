@@ -13,7 +13,10 @@ from flask import Blueprint, abort, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from companion.domain.messages import msg
-from companion.kinds.face import web
+# the app, as far as a kind may see it (companion/kinds/face.py)
+from companion.kinds.face import (FormError, open_session, render, require_edit, fmt_money, money_input,
+                                  only_one, read_int, read_money, template_helpers, at_of, correction,
+                                  done_toast, new_game, priced, record, show, t)
 from companion.kinds.validate import MAX_COUNT
 from companion.kinds.desmoche import actions as A
 from companion.kinds.desmoche.kind import KIND
@@ -21,25 +24,6 @@ from companion.kinds.desmoche.options import Spec
 from companion.kinds.desmoche.shape import MAX_PLAYERS, SIDE_GAMES
 from companion.kinds.desmoche.view import DONE, RECENT, hand_lines, page, side_label, sides, toast
 
-_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
-FormError = _web.FormError
-open_session = _web.open_session
-render = _web.render
-require_edit = _web.require_edit
-fmt_money = _web.fmt_money
-money_input = _web.money_input
-only_one = _web.only_one
-read_int = _web.read_int
-read_money = _web.read_money
-template_helpers = _web.template_helpers
-at_of = _web.at_of
-correction = _web.correction
-done_toast = _web.done_toast
-new_game = _web.new_game
-priced = _web.priced
-record = _web.record
-show = _web.show
-t = _web.t
 
 # its templates and stylesheet are in this package (a kind is one folder)
 bp = Blueprint("desmoche", __name__, template_folder="templates", static_folder="static",

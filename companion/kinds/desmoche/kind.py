@@ -38,6 +38,9 @@ class DesmocheKind:
     # the keys of its companion-state/1 entry
     csv_columns = ()
     words_lang = "es"                   # its table words, glossed the first time on a page
+    at_tables = True                    # a free night's table may play it (table_game)
+    club_match = None
+    rated_pairs = None
     glosses = {"mico": N_("a run A-2-3: a bonus"), "arriba del palo": N_("no card laid down: pays a bonus"),
                "doble": N_("the pot rolled over once"), "triple": N_("rolled over twice")}
     state_keys = frozenset({"kind", "pot", "multiple", "side_pots", "net"})

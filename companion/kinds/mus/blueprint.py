@@ -9,7 +9,9 @@ from werkzeug.datastructures import MultiDict
 
 from companion.domain import numbers
 from companion.domain.messages import msg
-from companion.kinds.face import web
+# the app, as far as a kind may see it (companion/kinds/face.py)
+from companion.kinds.face import (open_session, render, require_edit, see_other, unchanged_poll, read_int,
+                                  read_money, template_helpers, at_of, new_game, record, show, fmt_money, t)
 from companion.kinds.base import GameRec
 from companion.kinds.mus import cards as C
 from companion.kinds.mus import fix, moves
@@ -19,21 +21,6 @@ from companion.kinds.mus.shape import TALLY_LANCES
 from companion.kinds.mus.moves import MAX_TALLY, read_tally
 from companion.kinds.mus.view import JUEGO_CHOICES, PARES_CHOICES, RECENT, moved, page, preset_name, toast
 
-_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
-open_session = _web.open_session
-render = _web.render
-require_edit = _web.require_edit
-see_other = _web.see_other
-unchanged_poll = _web.unchanged_poll
-read_int = _web.read_int
-read_money = _web.read_money
-template_helpers = _web.template_helpers
-at_of = _web.at_of
-new_game = _web.new_game
-record = _web.record
-show = _web.show
-fmt_money = _web.fmt_money
-t = _web.t
 
 # its templates and stylesheet are in this package (a kind is one folder)
 bp = Blueprint("mus", __name__, template_folder="templates", static_folder="static", static_url_path="/kinds/mus")

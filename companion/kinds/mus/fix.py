@@ -12,7 +12,8 @@ from flask import abort, request, url_for
 from companion.domain.errors import RuleError
 from companion.domain.jsonparse import parse_document
 from companion.domain.messages import msg
-from companion.kinds.face import web
+# the app, as far as a kind may see it (companion/kinds/face.py)
+from companion.kinds.face import FormError, perform, refusal, render, require_edit, see_other, read_int, t
 from companion.kinds.base import GameRec, apply_change, fingerprint
 from companion.kinds.mus import actions as A
 from companion.kinds.mus.moves import cards_from, decode, form_field, held_from
@@ -21,16 +22,6 @@ from companion.kinds.mus.kind import KIND, ctx_of, team_names
 from companion.kinds.mus.options import TEAMS, effective
 from companion.kinds.mus.shape import TALLY_LANCES, norm_item
 from companion.kinds.mus.view import JUEGO_CHOICES, PARES_CHOICES, hand_view, page
-
-_web = web()     # the app, as far as a kind may see it (companion/kinds/face.py)
-FormError = _web.FormError
-perform = _web.perform
-refusal = _web.refusal
-render = _web.render
-require_edit = _web.require_edit
-see_other = _web.see_other
-read_int = _web.read_int
-t = _web.t
 
 
 def _past(view, gi: int, hn: int) -> tuple[GameRec, int]:

@@ -16,6 +16,8 @@ from companion.kinds.mus.hand import Ctx, Play, lance, start_state, team_ref
 from companion.kinds.mus.options import LANCES, STAGES, TEAMS, effective, other
 from companion.club.results import match_result
 from companion.kinds.mus.toasts import undone
+from companion.kinds.mus.club import CLUB_MATCH
+from companion.kinds.mus.ratings import RATED_PAIRS
 from companion.kinds.mus.shape import (HEAD_KEYS, SCORING, members, norm_cards, norm_head, norm_held, norm_item)
 
 TITLE = "mus.title"
@@ -115,6 +117,9 @@ class MusKind:
     actions = A.ACTIONS
     ledger_round = "hand"
     words_lang = "es"                   # its table words, glossed the first time on a page
+    at_tables = False                   # its tables at a club night are the club's matches
+    club_match = CLUB_MATCH             # a club night's round matches are Mus matches (club.py)
+    rated_pairs = RATED_PAIRS           # its matches rate pairs too; its figures (ratings.py)
     glosses = {
         "envite": N_("a bet"), "órdago": N_("all in: the whole game"), "quiero": N_("I accept"),
         "no quiero": N_("I decline"), "amarracos": N_("five-point stones"), "dentro": N_("5 or fewer to win"),

@@ -52,6 +52,9 @@ class NewmarketKind:
     # the keys of its companion-state/1 entry
     csv_columns = ()
     words_lang = "en"                   # its table words, glossed the first time on a page
+    at_tables = True                    # a free night's table may play it (table_game)
+    club_match = None
+    rated_pairs = None
     glosses = {"boodle": N_("the cards that carry chips"), "kitty": N_("a pot the whole table antes to")}
     state_keys = frozenset({"kind", "chips", "pots", "kitty", "pool", "ended", "net"})
     min_players = 3

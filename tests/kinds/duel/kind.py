@@ -48,6 +48,9 @@ class DuelKind:
     csv_columns = ()
     glosses: dict = {}
     words_lang = "en"
+    at_tables = False
+    club_match = None
+    rated_pairs = None
 
     def new_game(self, players: list[str], spec: tuple) -> dict:
         return self.to_doc(self.build({"kind": "duel", "seats": list(spec[0]), "stake": spec[1]}, players))
