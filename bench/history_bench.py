@@ -46,7 +46,7 @@ from companion.domain.errors import RuleError  # noqa: E402
 from companion.kinds.mus.hand import Play, start_state  # noqa: E402
 from companion.kinds.mus.kind import ctx_of  # noqa: E402
 from companion.kinds.mus.shape import norm_head, norm_item  # noqa: E402
-from companion.ratings import derived  # noqa: E402
+from companion.storage import ratings_store as derived  # noqa: E402
 
 POOL = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Fermín", "Garazi", "Haritz", "Iñaki", "Jone", "Koldo",
         "Leire", "Mikel", "Nerea", "Oier", "Paula", "Quique", "Rosa", "Sara", "Txema", "Unai", "Vega",

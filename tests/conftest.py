@@ -123,6 +123,9 @@ def database(new_database):
 def app(database):
     app = create_app({"TESTING": True, "DATABASE": database, "BASE_URL": "http://table.example:8000"})
     yield app
+    from companion import registry
+
+    registry.of(app).close()      # its pools, its listener, its idle connections (per app: nothing shared)
 
 
 @pytest.fixture

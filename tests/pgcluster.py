@@ -60,16 +60,16 @@ class Cluster:
         name = "t_" + uuid.uuid4().hex[:16]
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute(f"CREATE SCHEMA {name}")
-        return with_schema(self.url, name)
+        # its connections carry its name: ``drop`` ends those a test's app left open (pools are per app)
+        return with_schema(self.url, name) + f"&application_name={name}"
 
     def drop(self, url: str) -> None:
         import psycopg
 
-        from companion.storage.postgres import close_pools
-
-        close_pools(url)
-        schema = url.rsplit("search_path%3D", 1)[1]
+        schema = url.rsplit("search_path%3D", 1)[1].split("&", 1)[0]
         with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s"
+                         " AND pid <> pg_backend_pid()", [schema])
             conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
     def restart(self, mode: str = "fast") -> None:

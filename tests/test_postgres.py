@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from companion import registry
 from companion.storage import migrations, postgres
 from companion.storage.db import connect, init_db
 
@@ -140,7 +141,7 @@ def test_a_writer_held_up_too_long_is_told_busy(url, monkeypatch):
     from helpers import new_session
 
     links = new_session(client)
-    postgres.close_pools(url)
+    registry.of(app).close()       # the pool again, with the shorter timeout
     monkeypatch.setattr(postgres, "LOCK_TIMEOUT", "200ms")
     holder = connect(url)
     holder.execute("BEGIN IMMEDIATE")              # another server's long write
@@ -163,7 +164,7 @@ def test_a_read_only_database_answers_503_and_changes_nothing(url, monkeypatch):
     app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
     client = app.test_client()
     links = new_session(client)
-    postgres.close_pools(url)
+    registry.of(app).close()
     real = postgres._configure
 
     def read_only(conn):          # a standby, or a database an administrator set read-only
@@ -174,7 +175,7 @@ def test_a_read_only_database_answers_503_and_changes_nothing(url, monkeypatch):
     resp = client.post(links["edit"] + "/rename", data={"csrf": csrf(client), "name": "Renamed", "k": "x2"})
     assert resp.status_code == 503 and "read-only" in resp.get_data(as_text=True)
     monkeypatch.setattr(postgres, "_configure", real)
-    postgres.close_pools(url)
+    registry.of(app).close()
     assert "Renamed" not in client.get(links["edit"]).get_data(as_text=True)
 
 
@@ -299,7 +300,7 @@ def test_connections_the_server_closed_are_replaced_not_answered_with_an_error(u
     links = new_session(client)
     page = client.get(links["view"]).get_data(as_text=True)
     version = re.search(r'data-version="(\d+)"', page).group(1)
-    pool = postgres.pool(url)
+    pool = registry.of(app).pg_pool(url)
     held = [pool.getconn() for _ in range(pool.get_stats()["pool_size"])]
     pids = [c.info.backend_pid for c in held]
     for c in held:
@@ -318,17 +319,21 @@ def test_the_poll_survives_psycopg_deallocating_every_statement(url):
     """psycopg sends DEALLOCATE ALL after a ROLLBACK on a connection where it had prepared statements:
     the poll's own statement is prepared again, never a failed poll."""
     init_db(url)
-    db = postgres.borrow(url)
-    for _ in range(6):            # psycopg prepares a statement on its fifth run
-        db.execute("SELECT version FROM sessions WHERE id = ?", [1]).fetchall()
-    db.close()
-    assert postgres.version_of_link(url, "nobody") is None        # prepared on the pooled connection
-    db = postgres.borrow(url)
-    db.execute("BEGIN")
-    db.execute("ROLLBACK")                                          # psycopg: DEALLOCATE ALL
-    db.close()
-    assert postgres.version_of_link(url, "nobody") is None
-    assert postgres.pool(url).get_stats()["pool_size"] >= 1
+    pool = postgres.make_pool(url)
+    try:
+        db = postgres.borrow(pool, url)
+        for _ in range(6):            # psycopg prepares a statement on its fifth run
+            db.execute("SELECT version FROM sessions WHERE id = ?", [1]).fetchall()
+        db.close()
+        assert postgres.version_of_link(pool, "nobody") is None        # prepared on the pooled connection
+        db = postgres.borrow(pool, url)
+        db.execute("BEGIN")
+        db.execute("ROLLBACK")                                          # psycopg: DEALLOCATE ALL
+        db.close()
+        assert postgres.version_of_link(pool, "nobody") is None
+        assert pool.get_stats()["pool_size"] >= 1
+    finally:
+        pool.close()
 
 
 def _listening_night(url, link="view"):
@@ -337,14 +342,13 @@ def _listening_night(url, link="view"):
     import time
 
     from companion import create_app
-    from companion.storage import live as postgres_live
     from helpers import new_session
 
     app = create_app({"TESTING": True, "DATABASE": url, "BASE_URL": "http://table.example:8000"})
     client = app.test_client()
     links = new_session(client)
     version = int(re.search(r'data-version="(\d+)"', client.get(links[link]).get_data(as_text=True)).group(1))
-    cache = postgres_live.versions(url)
+    cache = registry.of(app).versions(url)
     deadline = time.monotonic() + 30
     while time.monotonic() - cache.alive_at > 1 and time.monotonic() < deadline:    # listening yet?
         time.sleep(0.02)
@@ -400,7 +404,7 @@ def test_a_replaced_scoring_link_is_forgotten_by_the_cache(url):
     client, links, version, cache = _listening_night(url, "edit")
     _poll(client, links["edit"], version)
     token = links["edit"].rsplit("/", 1)[1]
-    db = postgres.connect(url)
+    db = registry.of(client.application).borrow(url)       # a write of this app: its cache knows at commit
     session_id = db.execute("SELECT id FROM sessions WHERE edit_token = ?", [token]).fetchone()[0]
     store.replace_edit(db, session_id)
     assert token not in cache.links

@@ -5,6 +5,7 @@
   kind's ended game ranking its players by net), as each kind says (``Kind.contest``, ``Kind.rated_pairs``).
 - ``rating``: the rating model and the replay of contests in date order (pure).
 - ``tally``: partners, opponent pairs, head-to-head and the pairs' figures summed over contests (pure).
-- ``derived``: the SQLite tables that keep all this up to date, rebuilt lazily from the sessions'
-  versions (the only part that touches the database).
+- ``derived``: what the derived tables hold, worked out (pure): a session's share, what changed, the
+  ratings replayed over a run of contests. ``companion.storage.ratings_store`` keeps the tables up to date
+  with it (and ``storage.ratings_tables`` holds their SQL): nothing here touches the database.
 """

@@ -64,7 +64,8 @@ def get_db() -> Connection:
     reused across requests because opening one (schema parse, wrapper) costs ~100x a poll's query."""
     if "db" not in g:
         if engine.is_url(current_app.config["DATABASE"]):
-            g.db = engine.postgres().borrow(current_app.config["DATABASE"])
+            engine.postgres()      # a clear message when psycopg is not installed
+            g.db = registry.of(current_app).borrow(current_app.config["DATABASE"])
             return g.db
         pool = registry.of(current_app).sqlite_pool(current_app.config["DATABASE"])
         try:

@@ -1,5 +1,6 @@
 """The live versions on PostgreSQL without a read per poll: each worker process keeps the version of the
-sessions its phones watch, told of every write by PostgreSQL (``LISTEN``/``NOTIFY``).
+sessions its phones watch, told of every write by PostgreSQL (``LISTEN``/``NOTIFY``). The app's registry
+(``companion.registry``) keeps one per process and database and tells it of the process's own commits.
 
 Three phones in four ask "anything new?" and hear "no"; on SQLite that is a read of a page already in
 memory, on PostgreSQL a round trip to the database server and a backend's time. Here a trigger on
@@ -31,8 +32,9 @@ MAX_LINKS = 100_000    # links remembered per process (forgotten all at once bey
 
 
 class Versions:
-    def __init__(self, url: str):
-        self.url = url
+    def __init__(self, url: str, pool):
+        self.url, self.pool = url, pool                  # the pool the cache-missing reads borrow from
+        self.stopped = threading.Event()                 # ``close``: the listener ends within HEARTBEAT
         self.links: dict[str, tuple[int, str]] = {}      # token -> (session id, view token)
         self.versions: dict[int, int] = {}               # session id -> version
         self.lock = threading.Lock()
@@ -51,7 +53,7 @@ class Versions:
             if known is not None and known[0] in self.versions:
                 return self.versions[known[0]], known[1]
             generation = self.generation
-        row = postgres.version_of_link(self.url, token)
+        row = postgres.version_of_link(self.pool, token)
         if row is None:
             return None
         version, view, session_id = row
@@ -87,14 +89,25 @@ class Versions:
             if session_id in self.versions:
                 self.versions[session_id] = max(self.versions[session_id], version)
 
+    def committed(self, written: list[tuple[int, int | None]]) -> None:
+        """This process's own writes, known at commit (its next poll must not wait for the notification
+        to come back)."""
+        for session_id, version in written:
+            self.tell(session_id, version)
+
+    def close(self) -> None:
+        """Stop listening (the app is done with it: its listening connection closes within HEARTBEAT)."""
+        self.stopped.set()
+        self._forget()
+
     def _listen(self) -> None:
-        while True:
+        while not self.stopped.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     schema = conn.execute("SELECT current_schema()").fetchone()[0]
                     conn.execute(f'LISTEN "{CHANNEL}.{schema}"')
                     self._forget()                 # whatever was cached before listening may be stale
-                    while True:
+                    while not self.stopped.is_set():
                         with self.lock:
                             self.alive_at = time.monotonic()
                         for note in conn.notifies(timeout=HEARTBEAT):
@@ -102,26 +115,5 @@ class Versions:
                         conn.execute("SELECT 1")   # a dead connection fails here, not silently
             except Exception:                      # noqa: BLE001 - any failure: forget, wait, listen again
                 self._forget()
-                time.sleep(1.0)
-
-
-def committed(url: str, written: list[tuple[int, int | None]]) -> None:
-    """This process's own writes, known to its cache at commit (its next poll must not wait for the
-    notification to come back)."""
-    import os
-
-    cache = _all.get((os.getpid(), url))
-    if cache is not None:
-        for session_id, version in written:
-            cache.tell(session_id, version)
-
-
-postgres.COMMITTED.append(committed)
-
-_all: dict[tuple[int, str], Versions] = {}
-_all_lock = threading.Lock()
-
-
-def versions(url: str) -> Versions:
-    """This process's cache for ``url`` (a forked worker starts its own listener)."""
-    return postgres.per_process(_all, _all_lock, url, Versions)
+                self.stopped.wait(1.0)
+        self._forget()

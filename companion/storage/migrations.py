@@ -10,7 +10,7 @@ PostgreSQL's ``migrations`` (where 0.4 recorded ``p001_schema`` and ``p002_notif
 ``tests/test_postgres.py`` holds the two engines to the same tables, columns and keys.
 
 The ratings' tables are not migrated here: they are derived, dropped and built again from the sessions
-whenever ``ratings.derived.SCHEMA`` changes.
+whenever ``storage.ratings_tables.SCHEMA`` changes.
 """
 from __future__ import annotations
 

@@ -11,15 +11,16 @@ session's writer takes that session's lock, so writes to one session queue behin
 on SQLite while two tables' taps go on side by side; an archive-wide write takes the archive's lock and
 waits for them all. Each statement after the lock reads every earlier commit (READ COMMITTED). A plain ``BEGIN`` (a read that must see one committed state) is REPEATABLE READ.
 
-Connections come from psycopg's pool, one pool per process and database (a forked worker opens its own).
+Connections come from psycopg's pool, one per app, process and database, kept in the app's registry
+(``companion.registry``: a forked worker opens its own; two apps in one process never share one).
 Text columns use the "C" collation, so ``ORDER BY`` sorts as SQLite does (by code point) whatever the
 cluster's locale.
 """
 from __future__ import annotations
 
-import os
+import functools
+import hashlib
 import re
-import threading
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 import psycopg
@@ -57,26 +58,17 @@ _JSON_FIELD = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 _JSON_EACH = re.compile(r"json_each\(\?\)")
 _LIKE = re.compile(r"\bLIKE\b")
 _QUOTED_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
-_translated: dict[tuple[str, bool], str] = {}
 
 
+@functools.lru_cache(maxsize=4096)     # pure: the same statement, the same text (the code's SQL: a few hundred)
 def translate(sql: str, with_params: bool) -> str:
-    key = (sql, with_params)
-    out = _translated.get(key)
-    if out is None:
-        out = _JSON_FIELD.sub(r"json_extract_path_text(\1::json, '\2')", sql)
-        out = _JSON_EACH.sub("json_array_elements_text(CAST(? AS json))", out)
-        out = _LIKE.sub("ILIKE", out)      # SQLite's LIKE ignores case
-        if with_params:
-            out = out.replace("%", "%%")
-            out = _QUOTED_OR_MARK.sub(lambda m: "%s" if m.group() == "?" else m.group(), out)
-        _translated[key] = out
+    out = _JSON_FIELD.sub(r"json_extract_path_text(\1::json, '\2')", sql)
+    out = _JSON_EACH.sub("json_array_elements_text(CAST(? AS json))", out)
+    out = _LIKE.sub("ILIKE", out)      # SQLite's LIKE ignores case
+    if with_params:
+        out = out.replace("%", "%%")
+        out = _QUOTED_OR_MARK.sub(lambda m: "%s" if m.group() == "?" else m.group(), out)
     return out
-
-
-# called after a commit that moved sessions: (url, [(session id, version or None)]); postgres_live adds
-# its cache here (the engine knows nothing of what listens)
-COMMITTED: list = []
 
 
 def _params(values) -> list:
@@ -88,19 +80,20 @@ def _params(values) -> list:
 
 class PostgresConnection:
     """``connection.Connection`` over one psycopg connection in autocommit mode (transactions are opened
-    explicitly, as on SQLite)."""
+    explicitly, as on SQLite). ``on_commit([(session id, version or None)])`` is told what a committed
+    write moved (the registry's live cache of this process: the engine knows nothing of what listens)."""
 
     dialect = "postgresql"
 
-    def __init__(self, raw: psycopg.Connection, url: str, pool: ConnectionPool | None = None):
-        self.raw, self.path, self.pool = raw, url, pool
+    def __init__(self, raw: psycopg.Connection, url: str, pool: ConnectionPool | None = None, on_commit=None):
+        self.raw, self.path, self.pool, self.on_commit = raw, url, pool, on_commit
         self.conn = self         # (for tests written when connections were sqlite-utils': ``db.conn.close()``)
         self.written: list[tuple[int, int | None]] = []   # this transaction's (session, new version)
         self.used = False
 
     def wrote(self, session_id: int, version: int | None) -> None:
         """The store moved a session to ``version`` (None: replaced its scoring link). Once committed,
-        this process's live cache knows at once (postgres_live); other servers hear it by NOTIFY."""
+        this process's live cache knows at once (``on_commit``); other servers hear it by NOTIFY."""
         self.written.append((session_id, version))
 
     def execute(self, sql: str, params=None):
@@ -139,9 +132,8 @@ class PostgresConnection:
         if sql in ("COMMIT", "ROLLBACK"):
             written, self.written = self.written, []
             out = self.raw.execute(sql)
-            if sql == "COMMIT" and written:
-                for hook in COMMITTED:
-                    hook(self.path, written)
+            if sql == "COMMIT" and written and self.on_commit is not None:
+                self.on_commit(written)
             return out
         if sql == "BEGIN IMMEDIATE":           # one round trip: the two statements in one simple query
             return self.raw.execute(_BEGIN_WRITE)
@@ -197,41 +189,21 @@ def connect(url: str) -> PostgresConnection:
     return PostgresConnection(raw, url)
 
 
-_pools: dict[tuple[int, str], ConnectionPool] = {}
-_pools_lock = threading.Lock()
+def make_pool(url: str) -> ConnectionPool:
+    """A pool for ``url`` (the registry keeps one per app and process)."""
+    return ConnectionPool(url, min_size=1, max_size=POOL_MAX, open=True, kwargs={"autocommit": True},
+                          configure=_configure, name="companion")
 
 
-def per_process(table: dict, lock: threading.Lock, url: str, make):
-    """``table``'s object for this process and ``url``, made on first use (a worker forked after the app
-    was made makes its own: a pool's connections or a listener's thread do not survive a fork)."""
-    key = (os.getpid(), url)
-    found = table.get(key)
-    if found is None:
-        with lock:
-            found = table.get(key)
-            if found is None:
-                found = table[key] = make(url)
-    return found
-
-
-def pool(url: str) -> ConnectionPool:
-    """This process's pool for ``url``."""
-    return per_process(_pools, _pools_lock, url, lambda u: ConnectionPool(
-        u, min_size=1, max_size=POOL_MAX, open=True, kwargs={"autocommit": True}, configure=_configure,
-        name="companion"))
-
-
-def borrow(url: str) -> PostgresConnection:
-    """A request's connection (one the server closed meanwhile is replaced at its first statement)."""
-    p = pool(url)
-    return PostgresConnection(p.getconn(timeout=POOL_TIMEOUT), url, p)
+def borrow(pool: ConnectionPool, url: str, on_commit=None) -> PostgresConnection:
+    """A request's connection from ``pool`` (one the server closed meanwhile is replaced at its first
+    statement)."""
+    return PostgresConnection(pool.getconn(timeout=POOL_TIMEOUT), url, pool, on_commit)
 
 
 def scope_key(scope) -> int:
     """A write scope's lock: 32 bits of a digest (the two-key form of the advisory locks, apart from the
     archive's and the migrations' one-key locks). Two scopes that share a key only wait for each other."""
-    import hashlib
-
     return int.from_bytes(hashlib.blake2b(str(scope).encode(), digest_size=4).digest(), "big", signed=True)
 
 
@@ -240,16 +212,16 @@ _NAME = b"companion_version_of_link2"
 _NOT_PREPARED = b"26000"     # invalid_sql_statement_name: not prepared on this connection (yet, or any more)
 
 
-def version_of_link(url: str, token: str) -> tuple[int, str, int] | None:
+def version_of_link(pool: ConnectionPool, token: str) -> tuple[int, str, int] | None:
     """(version, view token, session id) of the session a link opens, or None: the live poll's read, a statement
     prepared on each pooled connection and run through libpq directly (psycopg's cursor layer costs more
     than the read itself, and every phone asks every 2 s)."""
     try:
-        return _version_of_link(pool(url), token)
+        return _version_of_link(pool, token)
     except psycopg.OperationalError:
         # a connection the server had closed (a restart, a failover): once more, on another one (the
         # poll checks no connection beforehand: that would be a second round trip on every poll)
-        return _version_of_link(pool(url), token)
+        return _version_of_link(pool, token)
 
 
 def _version_of_link(p: ConnectionPool, token: str) -> tuple[int, str, int] | None:
@@ -278,13 +250,6 @@ def _ok(pg, res, status):
     if res.status != status:
         raise psycopg.OperationalError((pg.error_message or b"").decode(errors="replace") or "query failed")
     return res
-
-
-def close_pools(url: str | None = None) -> None:
-    """Close this process's pools (of ``url``, or all): a test's database is dropped after it."""
-    with _pools_lock:
-        for key in [k for k in _pools if url is None or k[1] == url]:
-            _pools.pop(key).close()
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The ratings' derived tables (``companion.ratings.derived`` keeps them up to date): their schema in
+"""The ratings' derived tables (``companion.storage.ratings_store`` keeps them up to date): their schema in
 both engines' words, whether they are ready, and building them again. They are not migrated
 (``storage.migrations``): derived from the sessions, they are dropped and built again whenever ``SCHEMA``
 changes or a trigger is missing."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from companion.storage.connection import Connection as Database
+from companion.storage.store import dump
 
 SCHEMA = "3"      # 3: contests ordered by the UTC instant a session started (issue 26)
 TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
@@ -100,7 +101,7 @@ def put_meta(db: Database, key: str, value: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# the pages' reads (``ratings.derived`` turns the rows into figures)
+# the pages' reads (``ratings_store`` turns the rows into figures)
 
 def board_rows(db: Database, kind: str, limit: int, min_n: int) -> list[tuple]:
     """(key, name, mu, sigma, ordinal, n), best first (the index ``rt_current_board``)."""
@@ -164,7 +165,7 @@ def names(db: Database, keys: list[str]) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------------
-# keeping them up to date (``ratings.derived.refresh`` decides; these are its statements)
+# keeping them up to date (``ratings_store.refresh`` decides; these are its statements)
 
 def any_dirty(db: Database) -> bool:
     return db.execute("SELECT 1 FROM rt_dirty LIMIT 1").fetchone() is not None
@@ -227,6 +228,20 @@ def add_stats(db: Database, row: list) -> None:
                " ON CONFLICT(subject, what, other) DO UPDATE SET played = rt_stats.played + excluded.played,"
                " won = rt_stats.won + excluded.won, lost = rt_stats.lost + excluded.lost,"
                " drawn = rt_stats.drawn + excluded.drawn", row)
+
+
+def add_share(db: Database, share: dict, sign: int, figures: dict) -> None:
+    """A session's share (``ratings.derived.session_share``) added to the sums (``sign`` -1: taken back);
+    ``figures``: its pair kind's ({subject: figures}, ``ratings.derived.pair_figures``)."""
+    for subject, what, other, p, w, l, d in share["stats"]:
+        add_stats(db, [subject, what, other, sign * p, sign * w, sign * l, sign * d])
+    if sign < 0:
+        drop_empty_stats(db, sorted({s[0] for s in share["stats"]}))
+    for subject, numbers in figures.items():
+        acc = pair_numbers(db, subject) or {}
+        for k, v in numbers.items():
+            acc[k] = acc.get(k, 0) + sign * v
+        put_pair_numbers(db, subject, dump(acc) if any(acc.values()) else None)
 
 
 def drop_empty_stats(db: Database, subjects: list[str]) -> None:

@@ -37,7 +37,8 @@ def path_for(database: str) -> str:
 
 
 class SharedFile:
-    """One connection per thread and process (a forked worker never uses its parent's)."""
+    """One connection per thread and process (a forked worker never uses its parent's). The app's
+    registry (``companion.registry``) keeps one per database: its rate limits and its poll's renders."""
 
     def __init__(self, path: str):
         self.path = path
@@ -60,17 +61,3 @@ class SharedFile:
         if getattr(local, "pid", None) != os.getpid():
             local.conn, local.pid = self._open(), os.getpid()
         return local.conn
-
-
-_files: dict[str, SharedFile] = {}
-_lock = threading.Lock()
-
-
-def for_database(database: str) -> SharedFile:
-    """The shared file of ``database`` (one object per file in a process)."""
-    path = path_for(database)
-    with _lock:
-        shared = _files.get(path)
-        if shared is None:
-            shared = _files[path] = SharedFile(path)
-        return shared

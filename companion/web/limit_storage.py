@@ -25,9 +25,10 @@ def uri(database: str) -> str:
 class SharedStorage(Storage):
     STORAGE_SCHEME = [SCHEME]
 
-    def __init__(self, uri: str, wrap_exceptions: bool = False, **options):
+    def __init__(self, uri: str, wrap_exceptions: bool = False, shared_file=None, **options):
+        """``shared_file``: the app's (``registry.shared_file``); without one, this storage's own."""
         super().__init__(uri, wrap_exceptions, **options)
-        self.file = shared.for_database(uri.split("://", 1)[1])
+        self.file = shared_file or shared.SharedFile(shared.path_for(uri.split("://", 1)[1]))
 
     @property
     def base_exceptions(self):

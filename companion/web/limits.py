@@ -85,11 +85,13 @@ def _is_404(response) -> bool:
 
 
 def init_app(app) -> Limiter:
+    from companion import registry
     from companion.web.limit_storage import uri
 
     app.config.setdefault("UPLOADS_AT_ONCE", UPLOADS_AT_ONCE)
     limiter = Limiter(
         limit_key, app=app, storage_uri=uri(app.config["DATABASE"]), headers_enabled=False,
+        storage_options={"shared_file": registry.of(app).shared_file(app.config["DATABASE"])},
         application_limits=[
             ApplicationLimit(WRONG_LINKS, key_function=limit_key, scope="wrong-links", exempt_when=_exempt,
                              deduct_when=_is_404),

@@ -58,10 +58,11 @@ VERSION_IN_BODY = re.compile(rb'data-version="(\d+)"')
 
 
 class FastPoll:
-    def __init__(self, app, database: str, renders: "Renders | None" = None):
+    def __init__(self, app, database: str, renders: "Renders | None" = None, held=None):
         self.app = app
         self.database = database
         self.renders = renders
+        self.held = held                    # the app's registry: its pool and live versions
         self.local = threading.local()
 
     def _conn(self) -> sqlite3.Connection:
@@ -75,7 +76,7 @@ class FastPoll:
         """``fn(connection)``: this thread's SQLite connection, or one borrowed from the PostgreSQL pool
         for the length of the read (a poll holds no connection between polls)."""
         if engine.is_url(self.database):
-            db = engine.postgres().borrow(self.database)
+            db = self.held.borrow(self.database)
             try:
                 return fn(db)
             finally:
@@ -84,10 +85,8 @@ class FastPoll:
 
     def lookup(self, token: str) -> tuple[int, bool] | None:
         """(version, whether the token is the Watch link) of a session's link, or None."""
-        if engine.is_url(self.database):     # told of every write: most polls read nothing (postgres_live)
-            from companion.storage.live import versions
-
-            row = versions(self.database).lookup(token)
+        if engine.is_url(self.database):     # told of every write: most polls read nothing (storage.live)
+            row = self.held.versions(self.database).lookup(token)
         else:
             row = reads.link_version(self._conn(), token)
         if row is None:
@@ -140,7 +139,7 @@ def install(app) -> None:
     token, a form key, anything in the signed cookie session) as not to be shared."""
     from flask import globals as flask_globals, request
 
-    from companion.storage.shared import for_database
+    from companion import registry
 
     def marking(fn):
         def marked(*args, **kwargs):
@@ -160,7 +159,9 @@ def install(app) -> None:
             request.environ[PRIVATE] = True
         return response
 
-    app.wsgi_app = FastPoll(app.wsgi_app, app.config["DATABASE"], Renders(for_database(app.config["DATABASE"])))
+    held = registry.of(app)
+    app.wsgi_app = FastPoll(app.wsgi_app, app.config["DATABASE"], Renders(held.shared_file(app.config["DATABASE"])),
+                            held)
 
 
 def language_of(environ) -> str:

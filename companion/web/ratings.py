@@ -3,7 +3,7 @@ player's ratings page (rating over time, best partner, toughest opponent pair, a
 head-to-head between two players, and the CSV exports of the leaderboard and a player's numbers.
 
 The ratings are computed from every session of this server (the club's whole history: a rating is
-only fair over all the games played), kept in the derived tables of ``companion.ratings.derived``.
+only fair over all the games played), kept in the derived tables of ``companion.storage.ratings_store``.
 A page lists only players this browser has met (in sessions it created or opened), or everyone with
 the admin flag: nobody's name is shown to a phone that never sat with them.
 """
@@ -22,10 +22,10 @@ from companion import kinds
 from companion.web import security
 from companion.domain import charts
 from companion.domain.csvexport import cell as _cell    # the one CSV cell escaper
-from companion.storage import reads
+from companion.storage import ratings_store as derived, reads
 from companion.storage.db import get_db
 from companion.domain.messages import N_, NP_, define, msg
-from companion.ratings import derived, rating as R
+from companion.ratings import rating as R
 from companion.ratings.contests import pair_key, pairs_of, pairs_rated
 from companion.domain.session import player_key
 from companion.web.common import render

@@ -3,6 +3,7 @@ rated alone. The session file's "club" keys arrive with the club-night work; the
 store would hold."""
 from companion.kinds.base import GameRec
 from companion.ratings import derived
+from companion.storage import ratings_store
 from companion.ratings.contests import contest_of
 from ratings_data import doc, make_db, mus
 
@@ -38,8 +39,8 @@ def test_a_session_with_a_club_is_a_club_night():
 def test_club_nights_only(new_database):
     db = make_db(new_database, [doc("League", "2026-05-01T20:00", [mus(("Ane", "Bea", "Carlos", "Dani"), ["A"])]),
                             doc("Home", "2026-05-02T20:00", [mus(("Ane", "Bea", "Carlos", "Dani"), ["B"])])])
-    derived.refresh(db)
+    ratings_store.refresh(db)
     db.execute("UPDATE rt_contests SET club = 1 WHERE session_id = (SELECT id FROM sessions WHERE name = 'League')")
-    club = derived.board_between(db, "mus", None, None, club=True)["mus"]
+    club = ratings_store.board_between(db, "mus", None, None, club=True)["mus"]
     assert {r["key"]: r["n"] for r in club} == {"ane": 1, "bea": 1, "carlos": 1, "dani": 1}
     assert club[0]["key"] in ("ane", "carlos")        # League: team A (Ane & Carlos) won

@@ -1,6 +1,7 @@
 """Ratings follow the instant (issue 26): nights started in other UTC offsets are rated in the order they
 happened, not in the order of their clocks."""
 from companion.ratings import derived
+from companion.storage import ratings_store
 from companion.storage import ratings_tables as T
 from ratings_data import doc, make_db, mus
 
@@ -18,6 +19,6 @@ def test_nights_in_other_offsets_are_rated_in_the_order_they_happened(new_databa
     # Madrid's night began at 19:00 UTC, London's at 20:00 UTC: by their clocks London's (20:00) comes first
     db = make_db(new_database, [doc("London", "2026-05-01T20:00:00+00:00", [mus(SEATS, ["B"])]),
                                 doc("Madrid", "2026-05-01T21:00:00+02:00", [mus(SEATS, ["A"])])])
-    derived.refresh(db)
+    ratings_store.refresh(db)
     order = [c["names"] and c["ranks"] for c in T.contests_between(db, "mus", None, None, False, None)]
     assert order == [[1, 2], [2, 1]]      # Madrid's (team A won) is rated first, then London's (team B)

@@ -3,7 +3,7 @@ show them, and who may see them."""
 import html as htmllib
 import re
 
-from companion.ratings import derived
+from companion.storage import ratings_store as derived
 from ratings_data import desmoche, doc, mus
 from webutil import load_docs
 

@@ -6,7 +6,7 @@ from openskill.models import PlackettLuce
 from companion import service
 from companion.storage import store
 from companion.kinds.mus.actions import ReplaceHand
-from companion.ratings import derived
+from companion.storage import ratings_store as derived
 from ratings_data import desmoche, doc, make_db, mus, rating_rows
 
 A4 = ("Ane", "Bea", "Carlos", "Dani")

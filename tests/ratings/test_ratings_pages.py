@@ -84,7 +84,7 @@ def test_a_new_night_moves_the_board_without_rereading_the_rest(client, app):
     from companion import service
     from companion.domain import session as S
     from companion.storage import store
-    from companion.ratings import derived
+    from companion.storage import ratings_store as derived
 
     db = load_docs(app, client, HISTORY)
     client.get("/ratings")
@@ -111,7 +111,7 @@ def test_odd_input_never_answers_500(client, app):
 
 
 def test_a_long_first_count_says_wait_and_catches_up(client, app, monkeypatch):
-    from companion.ratings import derived
+    from companion.storage import ratings_store as derived
     from companion.web import ratings as web
 
     load_docs(app, client, HISTORY)
