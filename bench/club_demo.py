@@ -50,7 +50,7 @@ def demo_doc(seed: int = 7, minutes_in: int = 46) -> dict:
         games.append(mus_game(seats, 1, t + 1, res))
     from companion.club.proposals import propose
     from companion.club.results import round_matches
-    from companion.domain.session import load, state_of
+    from companion.record.session import load, state_of
 
     club = {"format": "rotating", "kind": "mus", "minutes": 50, "rounds": 4,
             "mus": {"rules": {"preset": "spanish"}, "scoring": "tally"}}
@@ -79,7 +79,7 @@ def demo_doc(seed: int = 7, minutes_in: int = 46) -> dict:
 def write_db(path: str, doc: dict | None = None) -> dict:
     """The night in a database at ``path``: {"edit", "view", "tables": {label: token}}."""
     from companion.storage.db import connect, init_db
-    from companion.domain.session import load
+    from companion.record.session import load
     from companion import service
     from companion.web import club_links
 

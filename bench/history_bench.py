@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from companion import create_app, service  # noqa: E402
-from companion.domain import session as S
+from companion.record import session as S
 from companion.storage import store
 from companion.storage.db import connect, init_db  # noqa: E402
 from companion.domain.errors import RuleError  # noqa: E402

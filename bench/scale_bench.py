@@ -140,7 +140,7 @@ def hidden_fields(html: str, action: str) -> dict:
 def build_db(path: str) -> dict:
     """Sessions of several sizes, each a Mus game played through real writes (events)."""
     from companion import service
-    from companion.domain import session as S
+    from companion.record import session as S
     from companion.storage import store
     from companion.storage.db import connect, init_db
     from companion.kinds.mus import actions as A
@@ -172,7 +172,7 @@ def build_db(path: str) -> dict:
 
 def state_from_document_ms(rounds: int) -> float:
     """The companion-state of a 200-hand Mus match (cards, bids, a count each hand), from its file."""
-    from companion.domain import session as S
+    from companion.record import session as S
 
     rnd = random.Random(5)
     hands = []

@@ -22,7 +22,7 @@ from companion import create_app, service  # noqa: E402
 from companion.storage import store
 from companion.storage import db as dbm
 from companion.kinds.mus import hand as mus_hand  # noqa: E402
-from companion.domain.session import FORMAT, load  # noqa: E402
+from companion.record.session import FORMAT, load  # noqa: E402
 
 SEATS = ["Ane", "Bea", "Carlos", "Dani"]
 

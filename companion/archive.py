@@ -24,7 +24,7 @@ from typing import BinaryIO
 
 from companion.domain.errors import RuleError
 from companion.domain.messages import N_, NP_, define, msg
-from companion.domain.session import Session, load
+from companion.record.session import Session, load
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_ARCHIVE_FILES = 10_000

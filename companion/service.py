@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable
 from companion.storage.connection import Connection as Database
 
 from companion import formkeys
-from companion.domain import summary
-from companion.domain import events
+from companion.record import summary
+from companion.record import events
 from companion.storage import club_tables, store
 from companion.domain.errors import RuleError
 from companion.kinds.base import GameRec, Item
-from companion.domain.session import Session, player_key, state_of, to_doc
+from companion.record.session import Session, player_key, state_of, to_doc
 from companion.storage.store import Written
 
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from companion.club.commands import Plan
 from companion.domain.errors import RuleError
-from companion.domain.session import clean_name, clean_session_name
+from companion.record.session import clean_name, clean_session_name
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The games' words (issue 20): docs/glossary.md is written from companion/domain/glossary.py; every Japanese and
+"""The games' words (issue 20): docs/glossary.md is written from companion/kinds/glossary.py; every Japanese and
 Spanish message uses the glossary's word for each term it names; no Japanese message shows a Spanish Mus
 word or a conjugated Spanish verb outside a parenthesised gloss; the side games and the kinds' names are
 translated; the poker vocabulary is a clean word map over the Japanese catalog."""
@@ -9,7 +9,7 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.domain import glossary
+from companion.kinds import glossary
 from companion.domain.messages import CATALOG
 import companion.kinds  # noqa: F401  (registers every kind's messages)
 

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import service
-from companion.domain import events
-from companion.domain import session as S
+from companion.record import events
+from companion.record import session as S
 from companion.storage import store
 from companion.storage.db import connect, init_db
 from companion.domain.errors import RuleError

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import service
-from companion.domain import session as S
+from companion.record import session as S
 from companion.storage.db import connect, init_db
 from companion.domain import text as text_policy
 from companion.domain.errors import RuleError

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from companion import service
-from companion.domain import events
-from companion.domain import session as S
+from companion.record import events
+from companion.record import session as S
 from companion.storage import store
 from companion.storage.db import connect, init_db
 from companion.domain.errors import RuleError, Stale

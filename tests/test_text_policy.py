@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion.domain import text
 from companion.domain.errors import RuleError
-from companion.domain.session import clean_name, clean_session_name, load
+from companion.record.session import clean_name, clean_session_name, load
 from helpers import csrf
 
 REFUSED = ["\u202e", "\u202d", "\u2066", "\u2069", "\u200e", "\u200f", "\u061c", "\u200b", "\u2060", "\ufeff",

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from companion.domain import glossary
+from companion.kinds import glossary
 from companion.domain.messages import CATALOG
 import companion.kinds  # noqa: F401  (registers every kind's messages)
 import companion.web  # noqa: F401  (registers the web's messages: ratings, club)

@@ -1,4 +1,4 @@
-"""Write docs/glossary.md from companion/domain/glossary.py (the one source of the games' words).
+"""Write docs/glossary.md from companion/kinds/glossary.py (the one source of the games' words).
 
     python tools/glossary.py          # rewrite docs/glossary.md
     python tools/glossary.py --check  # exit 1 when docs/glossary.md is not up to date
@@ -16,10 +16,10 @@ GAMES = {"mus": "Mus (ムス)", "newmarket": "Newmarket (ニューマーケッ�
 
 
 def render() -> str:
-    from companion.domain.glossary import CONCEPTS, TERMS
+    from companion.kinds.glossary import CONCEPTS, TERMS
 
     out = ["# Glossary: the games' words in English, Spanish and Japanese", "",
-           "Written by `python tools/glossary.py` from `companion/domain/glossary.py`; the catalog tests",
+           "Written by `python tools/glossary.py` from `companion/kinds/glossary.py`; the catalog tests",
            "(`tests/test_glossary.py`) check every Spanish and Japanese message against it.", "",
            "Japanese has two Mus vocabularies, chosen per phone in the language menu: **スペイン語読み** (the default,",
            "the words of Pagat's rules in Japanese, `../shared/seeds/mus-pagat-ja.txt`) and **ポーカー用語** (the words",

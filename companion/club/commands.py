@@ -338,7 +338,7 @@ def end_round(cmd: EndRound, night: Night) -> Plan:
 def arrive(cmd: Arrive, night: Night) -> Plan:
     """Late arrivals: each name checked as adding a player checks it (the session's one rule), then the
     players and, in pair formats, their pair: one write."""
-    from companion.domain.session import MAX_PLAYERS, clean_name, same_player
+    from companion.domain.players import MAX_PLAYERS, clean_name, same_player
 
     club = night.club
     if not club:

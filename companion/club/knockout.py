@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.domain.errors import RuleError
-from companion.club.results import match_result
+from companion.domain.match import match_result
 from companion.club.standings import pair_key
 
 

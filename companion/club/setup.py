@@ -29,7 +29,7 @@ def parse_pairs(text: str, players: list[str], registered: list | None = None
     a comma, semicolon, slash, ampersand, plus or " - "; blank lines skipped. A name matching a listed
     player (case and accents aside) is that player; a player of a ``registered`` pair cannot be paired
     again. Each error is a message naming its line."""
-    from companion.domain.session import clean_name, same_player
+    from companion.domain.players import clean_name, same_player
 
     pairs: list[list[str]] = []
     new: list[str] = []

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from companion.domain.errors import RuleError
 from companion.club import groups as G
 from companion.club import knockout as K
-from companion.club.results import match_result
+from companion.domain.match import match_result
 from companion.club.standings import pair_key, standings
 
 STAGE_FORMATS = ("pairs_round_robin", "pairs_swiss", "groups", "knockout")

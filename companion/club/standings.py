@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from companion.club.results import game_scores, match_result, other
+from companion.domain.match import game_scores, match_result, other
 
 PAIR_FORMATS = ("pairs_round_robin", "pairs_swiss")
 FORMATS = ("free",) + PAIR_FORMATS + ("rotating",)

@@ -1,6 +1,6 @@
 """A word of the games' glossary: what the table says, in English, Spanish and both Japanese vocabularies,
 with the seed text it comes from. Each kind lists its own (``companion/kinds/<kind>/glossary.py``);
-``companion.domain.glossary`` assembles them."""
+``companion.kinds.glossary`` assembles them."""
 from __future__ import annotations
 
 from dataclasses import dataclass

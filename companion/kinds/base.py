@@ -5,7 +5,7 @@ its **items** (each hand or deal as the file writes it, with what it gave and th
 it) and its **running state** after every closed item. A tap is one typed action; ``Kind.apply`` turns
 it into a ``Change`` of a few of these parts, so that a write costs the same at hand 200 as at hand 2.
 Undo applies the inverse ``Change`` (``apply_change`` returns it): one mechanism, used by the store on
-rows and by ``companion.domain.session`` on documents.
+rows and by ``companion.record.session`` on documents.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import json
 from companion.storage.connection import Connection as Database
 
 from companion import service
-from companion.domain import session as S
+from companion.record import session as S
 from companion.storage import store
 from companion.domain.errors import RuleError
 

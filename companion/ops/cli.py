@@ -155,7 +155,7 @@ def serve(db_path, host, port, admin_token, base_url, behind_proxy, threads, wor
 
 
 def _read(path: str):
-    """A session file, parsed and checked by the one reader (companion.domain.session.read_file)."""
+    """A session file, parsed and checked by the one reader (companion.record.session.read_file)."""
     from companion.archive import read_session
     from companion.domain.errors import RuleError
 
@@ -194,7 +194,7 @@ def import_(db_path, file):
 def export(db_path, session_id):
     """Print session ID as a companion-session/1 file."""
     from companion import service
-    from companion.domain.session import to_doc
+    from companion.record.session import to_doc
     from companion.storage import store
     from companion.storage.db import connect
 
@@ -255,7 +255,7 @@ def check(db_path):
 @click.argument("file", type=click.Path(dir_okay=False))
 def state(file):
     """Print the companion-state/1 JSON computed from a session file (offline; no database)."""
-    from companion.domain.session import state_of
+    from companion.record.session import state_of
 
     click.echo(json.dumps(state_of(_read(file)), ensure_ascii=False, indent=2))
 

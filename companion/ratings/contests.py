@@ -18,7 +18,7 @@ import hashlib
 import json
 
 from companion.kinds.base import GameRec
-from companion.domain.session import player_key
+from companion.record.session import player_key
 
 
 

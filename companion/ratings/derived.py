@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from companion.domain.session import player_key
+from companion.record.session import player_key
 from companion import kinds
 from companion.kinds.base import GameRec, Item
 from companion.ratings import contests as C, rating as R, tally

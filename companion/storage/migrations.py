@@ -141,7 +141,7 @@ def m003_games_and_items(db: Database):
             problem TEXT NOT NULL
         )""")
     from companion.service import rows_of_session
-    from companion.domain.session import load
+    from companion.record.session import load
 
     for session_id, doc in db.execute("SELECT id, doc FROM sessions").fetchall():
         parsed = json.loads(doc)
@@ -208,7 +208,7 @@ def m007_game_entries(db: Database):
 
 
 def _salvage(doc: dict):
-    from companion.domain.session import Session, build_game, normalize_header
+    from companion.record.session import Session, build_game, normalize_header
 
     header = normalize_header({k: v for k, v in doc.items() if k != "games"})
     session = Session(header)

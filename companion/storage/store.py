@@ -2,7 +2,7 @@
 state, each hand or deal with what it gave and the state before it), and every write is one event
 appended inside ``BEGIN IMMEDIATE`` together with the rows it changes, the session's new version, the
 history side tables and the idempotency key. It knows JSON and rows, never a game's rules: what an event
-does is worked out by ``companion.domain.events`` and handed here as ``Rows`` by ``companion.service``.
+does is worked out by ``companion.record.events`` and handed here as ``Rows`` by ``companion.service``.
 
 A write names the version it was worked out on; ``commit`` lands it only if the session is still at that
 version (``UPDATE … WHERE version = ?``), so the reads before it need no lock and no second look.

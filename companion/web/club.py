@@ -12,12 +12,12 @@ from markupsafe import Markup
 
 from companion import kinds, registry, service
 from companion.domain import numbers
-from companion.domain import csvexport
+from companion.record import csvexport
 from companion.storage import store
 from companion.club.night import current_round, round_in_play
 from companion.club.results import round_matches
 from companion.club.proposals import propose
-from companion.club.results import match_result
+from companion.domain.match import match_result
 from companion.club.commands import AddTable, Arrive, EndRound, Leave, Night, Setup, StartRound, Swap, handle, table_kinds
 from companion.club.standings import FORMATS, PAIR_FORMATS, rank_label, standings
 from companion.storage.db import get_db

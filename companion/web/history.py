@@ -23,7 +23,7 @@ from companion.domain import numbers
 from companion.storage import reads
 from companion.storage.db import get_db
 from companion.domain.messages import N_, define, msg
-from companion.domain.session import player_key, to_doc
+from companion.record.session import player_key, to_doc
 from companion.web import night_history, players
 from companion.web.common import render, request_key, see_other
 from companion.web.forms import read_dates

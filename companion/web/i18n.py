@@ -21,7 +21,7 @@ from flask_babel import Babel, Domain, get_locale, get_translations
 from markupsafe import Markup, escape
 
 from companion import kinds
-from companion.domain import glossary
+from companion.kinds import glossary
 from companion.domain import money
 from companion.domain.messages import ENGLISH, N_, Renderer, define
 

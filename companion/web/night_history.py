@@ -6,10 +6,10 @@ from __future__ import annotations
 from flask import Response
 
 from companion import kinds
-from companion.domain import csvexport
+from companion.record import csvexport
 from companion.domain import charts
 from companion.domain.messages import N_, define, msg
-from companion.domain.session import player_key
+from companion.record.session import player_key
 from companion.web.common import open_session, render, unchanged_poll
 from companion.web.i18n import renderer, t
 

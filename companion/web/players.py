@@ -11,7 +11,7 @@ from companion.domain import charts
 from companion.storage import reads
 from companion.storage.db import get_db
 from companion.domain.messages import N_, define, msg
-from companion.domain.session import player_key
+from companion.record.session import player_key
 from companion.web.common import render
 from companion.web.i18n import fmt_money, t
 from companion.web.sessions import browser_scope

@@ -36,7 +36,7 @@ from werkzeug.http import parse_accept_header, parse_cookie
 from companion.storage import engine
 from companion.web import faults
 from companion.domain import numbers
-from companion.domain import glossary
+from companion.kinds import glossary
 from companion.web.security import CAPABILITY_HEADERS, SECURITY_HEADERS
 from companion.storage import reads
 

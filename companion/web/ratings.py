@@ -21,13 +21,13 @@ from flask import Blueprint, Response, abort, redirect, request, url_for
 from companion import kinds
 from companion.web import security
 from companion.domain import charts
-from companion.domain.csvexport import cell as _cell    # the one CSV cell escaper
+from companion.record.csvexport import cell as _cell    # the one CSV cell escaper
 from companion.storage import ratings_store as derived, reads
 from companion.storage.db import get_db
 from companion.domain.messages import N_, NP_, define, msg
 from companion.ratings import rating as R
 from companion.ratings.contests import pair_key, pairs_of, pairs_rated
-from companion.domain.session import player_key
+from companion.record.session import player_key
 from companion.web.common import render
 from companion.web.forms import read_dates
 from companion.web.i18n import MINUS, lang, number, renderer, t

@@ -16,7 +16,7 @@ from companion.storage import reads, store
 from companion.archive import read_session
 from companion.storage.db import get_db
 from companion.domain.errors import KeyReused, RuleError
-from companion.domain.session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
+from companion.record.session import FORMAT, MAX_PLAYERS, Session, clean_name, clean_session_name, normalize_header, same_player, to_doc
 from companion.web.share import qr_svg
 from companion.session_commands import AddPlayer, RenameSession, ReplaceLink, Undo
 from companion.web.common import (SessionView, check, execute, links, open_session, refusal, render, request_key, require_edit,

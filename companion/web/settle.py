@@ -1,7 +1,7 @@
 """Settle up: each player's net for the night in money, broken down by game, the payments (fewest
 possible, or banker mode), paid marks, and a plain-text copy for a group chat.
 
-The numbers are the state's ``settle`` section (``companion.domain.session.settle_of``); this page only presents
+The numbers are the state's ``settle`` section (``companion.record.session.settle_of``); this page only presents
 them. Anyone holding the view link sees it; only the edit link gets controls.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from companion.domain import numbers
 from companion.domain.errors import RuleError
 from companion.domain.messages import N_, NP_, define, msg
 from companion.web.i18n import fmt_money
-from companion.domain.session import settle_of
+from companion.record.session import settle_of
 from companion.domain.settle import EXACT_LIMIT
 from companion.session_commands import MarkPaid, SetBanker
 from companion.web.common import SessionView, execute, open_session, refusal, render, require_edit, see_other, unchanged_poll

@@ -14,7 +14,7 @@ import json
 from flask import Blueprint, abort, request, url_for
 
 from companion import kinds, service
-from companion.domain import events
+from companion.record import events
 from companion.club.results import round_matches
 from companion.club.setup import SETTINGS, TEMPLATES, check_in, parse_pairs, stage_plan
 from companion.club.shape import clean_club
@@ -488,7 +488,7 @@ def classification_csv(token):
     until every stage is done."""
     from flask import Response
 
-    from companion.domain import csvexport
+    from companion.record import csvexport
 
     view = open_session(token)
     _club(view) or abort(404)

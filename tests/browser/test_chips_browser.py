@@ -6,7 +6,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from companion.domain import session as S
+from companion.record import session as S
 from companion.kinds.base import apply_change
 from companion.kinds.desmoche import KIND as DM
 from companion.kinds.desmoche import Spec

@@ -4,7 +4,7 @@ dentro banner and no controls; the final state JSON is checked."""
 import json
 import time
 
-from companion.domain import session as S
+from companion.record import session as S
 from helpers import start_session
 
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from companion.domain import glossary
+from companion.kinds import glossary
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 LANCES = ("grande", "chica", "pares", "juego", "punto")

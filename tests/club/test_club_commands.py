@@ -9,7 +9,7 @@ from companion.club.commands import (AddTable, Arrive, EndRound, Leave, Night, S
                                      running)
 from companion.domain.errors import RuleError
 from companion.permit import SESSION_COMMANDS
-from companion.domain.session import load
+from companion.record.session import load
 
 NOW = "2026-11-20T21:05:00+00:00"
 

@@ -5,7 +5,7 @@ from itertools import combinations
 from clubdata import CLUB, P1, P2, P3, P4, PLAYERS, ROUND1, ROUND2, ROUND3, match
 
 from companion.club.proposals import propose
-from companion.club.results import match_result
+from companion.domain.match import match_result
 from companion.club.standings import standings
 from companion.club.proposals import history, swiss_cost
 from companion.club.standings import rank_label

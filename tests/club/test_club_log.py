@@ -7,7 +7,7 @@ import pytest
 from clubdata import example_doc
 
 from companion.domain.errors import RuleError
-from companion.domain.session import load, state_of, to_doc
+from companion.record.session import load, state_of, to_doc
 
 LOG = [{"at": "2026-11-20T22:41:07Z", "by": "organizer", "what": "reopened", "game": 4,
         "note": "last hand scored for the wrong team"},

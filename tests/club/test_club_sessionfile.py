@@ -7,7 +7,7 @@ import pytest
 from clubdata import P1, P2, P3, P4, PLAYERS, example_doc
 
 from companion.domain.errors import RuleError
-from companion.domain.session import load, state_of, to_doc
+from companion.record.session import load, state_of, to_doc
 
 
 def test_worked_example_from_a_file_gives_the_standings():
@@ -77,7 +77,7 @@ def test_bad_values_are_refused_with_their_path(change, path):
 
 def test_no_hand_after_the_clock():
     from companion.kinds.mus.actions import EndByTime, Tally
-    from companion.domain.session import load as ld
+    from companion.record.session import load as ld
 
     doc = example_doc(1)
     doc["games"].append({"kind": "mus", "rules": {"preset": "spanish", "games_to_win": 2},

@@ -5,9 +5,9 @@ import json
 
 from tourneydata import example_doc
 
-from companion.domain.csvexport import CLASSIFICATION_COLUMNS, classification_csv, classification_rows
+from companion.record.csvexport import CLASSIFICATION_COLUMNS, classification_csv, classification_rows
 from companion.ratings.contests import contests_of
-from companion.domain.session import load
+from companion.record.session import load
 
 
 def test_the_night_classification_as_csv():

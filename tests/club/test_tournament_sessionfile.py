@@ -8,7 +8,7 @@ from tourneydata import P1, P2, P3, P4, P5, P8, P9, NAMES, example_doc, game
 
 from companion.archive import check_work
 from companion.domain.errors import RuleError
-from companion.domain.session import load, state_of, to_doc
+from companion.record.session import load, state_of, to_doc
 
 
 def test_the_example_from_a_file():

@@ -1,7 +1,7 @@
 """Hand-made histories for the ratings tests: session documents, and a database built from them
 through the real store."""
 from companion import service
-from companion.domain import session as S
+from companion.record import session as S
 from companion.storage import store
 from companion.storage.db import connect, init_db
 

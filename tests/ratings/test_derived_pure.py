@@ -1,7 +1,7 @@
 """The ratings' tables are worked out without a database (companion/ratings/derived.py, issue 27): a
 session's share from plain records, what changed between two shares, and the replay in steps equal to
 the replay at once. (Keeping the tables is storage/ratings_store's, tested through it elsewhere.)"""
-from companion.domain import session as S
+from companion.record import session as S
 from companion.ratings import derived, rating as R
 from ratings_data import doc, mus
 

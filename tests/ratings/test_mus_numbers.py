@@ -1,5 +1,5 @@
 """Mus by the numbers on a match whose bids are known: every figure worked out by hand below."""
-from companion.domain import session as S
+from companion.record import session as S
 from companion.kinds.mus.ratings import numbers as mus_numbers
 from companion.ratings.tally import pair_subjects as mus_subjects
 

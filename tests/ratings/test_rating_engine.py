@@ -80,7 +80,7 @@ def test_incremental_equals_a_rebuild_from_scratch(new_database):
     docs = history()
     db = make_db(new_database, docs[:2])
     derived.refresh(db)
-    from companion.domain import session as S
+    from companion.record import session as S
     for d in docs[2:]:
         service.create(db, S.load(d), browser="b")
         derived.refresh(db)

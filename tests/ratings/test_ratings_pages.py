@@ -82,7 +82,7 @@ def test_numbers_csv_and_links(client, app):
 
 def test_a_new_night_moves_the_board_without_rereading_the_rest(client, app):
     from companion import service
-    from companion.domain import session as S
+    from companion.record import session as S
     from companion.storage import store
     from companion.storage import ratings_store as derived
 

@@ -1,5 +1,5 @@
 from companion import service
-from companion.domain import session as S
+from companion.record import session as S
 from companion.storage import store
 from companion.storage.db import connect
 

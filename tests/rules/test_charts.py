@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 from companion import kinds
 from companion.domain import charts
-from companion.domain import session as S
+from companion.record import session as S
 from companion.domain.messages import render
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -3,8 +3,8 @@ import csv
 import io
 
 
-from companion.domain import csvexport
-from companion.domain import session as S
+from companion.record import csvexport
+from companion.record import session as S
 
 
 def test_place_names():

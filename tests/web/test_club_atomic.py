@@ -5,7 +5,7 @@ import sqlite3
 
 from test_club_web import PLAYERS, setup_night, table_links
 
-from companion.domain import events
+from companion.record import events
 from companion.storage import store
 from companion.storage.db import connect
 from companion.domain.errors import RuleError
@@ -177,7 +177,7 @@ def test_a_pair_arriving_is_added_whole_or_not_at_all(app, client, monkeypatch):
 def test_a_round_started_in_one_write_replays_to_the_same_rows(app, client):
     """Each event of the batch is stored with its own seq: the events replayed give the rows written."""
     from companion import service
-    from companion.domain import session as S
+    from companion.record import session as S
     from companion.storage.db import connect
 
     s = setup_night(client)

@@ -5,7 +5,7 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.domain import session as S
+from companion.record import session as S
 from companion.kinds.desmoche import KIND as DM
 from companion.domain.messages import render
 from helpers import csrf, form_fields, new_session, unchanged

@@ -9,7 +9,7 @@ import pytest
 import zipfile
 
 
-from companion.domain import csvexport
+from companion.record import csvexport
 from helpers import unchanged, csrf
 from test_settle_page import DESMOCHE, NEEDS, NEWMARKET, _text, import_doc, session_doc
 
@@ -411,7 +411,7 @@ def test_migration_moves_old_documents_into_rows(tmp_path):
     """A database of the first version (each session one JSON document) reads the same after m003/m004:
     the games as rows, the summaries and nets recomputed, the export equal to the old document."""
     from companion.storage import db as dbm
-    from companion.domain import session as S
+    from companion.record import session as S
     from companion import service
 
     path = str(tmp_path / "old.db")

@@ -5,7 +5,7 @@ import pytest
 
 from companion import service
 from companion.storage.db import connect
-from companion.domain.session import FORMAT, load
+from companion.record.session import FORMAT, load
 
 SEATS = ["Ane", "Bea", "Carlos", "Dani"]
 

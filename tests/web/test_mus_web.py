@@ -7,7 +7,7 @@ import re
 from click.testing import CliRunner
 
 from companion.ops.cli import main as cli_main
-from companion.domain import session as S
+from companion.record import session as S
 from companion.kinds.mus import view as mus_view
 from helpers import unchanged, csrf, new_session
 from helpers import form_fields as raw_form_fields

@@ -5,7 +5,7 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.domain import session as S
+from companion.record import session as S
 from companion.kinds.newmarket import KIND as NM
 from companion.kinds.newmarket import view as nm_view
 from companion.kinds.newmarket.shape import table_of

@@ -176,7 +176,7 @@ def test_the_standings_csv_escapes_formulas(client, fmt):
 
 
 def test_a_pair_named_as_a_formula_is_escaped_in_the_standings():
-    from companion.domain.csvexport import cell, write
+    from companion.record.csvexport import cell, write
 
     assert cell("+1+2 & @SUM(9)") == "'+1+2 & @SUM(9)"
     assert cell(" =1") == "' =1" and cell("\uff1d1") == "'\uff1d1" and cell(-3) == -3 and cell("Ane") == "Ane"

@@ -93,7 +93,7 @@ def test_desmoche_nets_in_money_and_the_fewest_payments(client):
 @NEEDS["newmarket"]
 @NEEDS["desmoche"]
 def test_nets_are_broken_down_by_game(client):
-    from companion.domain import session as S
+    from companion.record import session as S
 
     doc = session_doc(NEWMARKET, DESMOCHE)
     links = import_doc(client, doc)
@@ -275,7 +275,7 @@ def test_twenty_players_settle_with_the_greedy_plan_said_plainly(client):
     players = [f"Player {i:02d}" for i in range(20)]
     doc = _big_night(players)
     links = import_doc(client, doc)
-    from companion.domain import session as S
+    from companion.record import session as S
 
     state = S.state_of(S.load(doc))["settle"]
     not_zero = sum(1 for v in state["net"].values() if v)
@@ -295,7 +295,7 @@ def test_fifteen_players_not_at_zero_get_the_exact_plan(client):
     players = [f"Player {i:02d}" for i in range(20)]
     doc = _big_night(players)
     doc["games"] = doc["games"][:2]            # 14 players at two tables
-    from companion.domain import session as S
+    from companion.record import session as S
 
     state = S.state_of(S.load(doc))["settle"]
     assert 0 < sum(1 for v in state["net"].values() if v) <= 15 and state["method"] == "exact"

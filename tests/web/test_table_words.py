@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from companion.domain import glossary
+from companion.kinds import glossary
 from helpers import csrf, new_session
 from test_mus_web import act, add_match
 

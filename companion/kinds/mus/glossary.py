@@ -1,4 +1,4 @@
-"""Mus's table words in English, Spanish and both Japanese vocabularies (companion/domain/glossary.py
+"""Mus's table words in English, Spanish and both Japanese vocabularies (companion/kinds/glossary.py
 assembles every kind's; docs/glossary.md is written from them), and what the Japanese messages may show of
 its Spanish words.
 

@@ -14,7 +14,7 @@ from companion.kinds.validate import is_int, need_int
 from companion.kinds.mus import actions as A
 from companion.kinds.mus.hand import Ctx, Play, lance, start_state, team_ref
 from companion.kinds.mus.options import LANCES, STAGES, TEAMS, effective, other
-from companion.club.results import match_result
+from companion.domain.match import match_result
 from companion.kinds.mus.toasts import undone
 from companion.kinds.mus.club import CLUB_MATCH
 from companion.kinds.mus.ratings import RATED_PAIRS

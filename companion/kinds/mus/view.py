@@ -99,7 +99,7 @@ def page(rec: GameRec, recent: list[Item], *, picks: dict | None = None, base_ur
           "hand": {"mano": progress["mano"]} if progress else None, "next_mano": next_mano,
           "game_over": game_over, "seats": seats, "ended": head.get("ended")}
     if head.get("ended"):
-        from companion.club.results import match_result
+        from companion.domain.match import match_result
 
         st["result"] = match_result({**current, "ended": head["ended"]})[0]
     first = len(rec.items) - len(recent)      # the recent items are the last ones

@@ -1,4 +1,4 @@
-"""Newmarket's table words in English, Spanish and Japanese (companion/domain/glossary.py assembles every
+"""Newmarket's table words in English, Spanish and Japanese (companion/kinds/glossary.py assembles every
 kind's; docs/glossary.md is written from them). Seed: newmarket = ../shared/seeds/newmarket-ja.txt; "ours"
 where no seed names the thing."""
 from companion.domain.terms import Term

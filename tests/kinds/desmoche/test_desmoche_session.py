@@ -6,8 +6,8 @@ import json
 import pytest
 
 from companion import kinds
-from companion.domain import events as E
-from companion.domain import session
+from companion.record import events as E
+from companion.record import session
 from companion.domain.errors import RuleError
 from companion.kinds.desmoche import KIND, Spec
 from companion.kinds.desmoche import actions as A

@@ -5,8 +5,8 @@ import copy
 import pytest
 
 from companion import kinds
-from companion.domain import events
-from companion.domain import session
+from companion.record import events
+from companion.record import session
 from companion.kinds.newmarket import KIND
 from companion.kinds.newmarket.options import NewmarketSpec
 from companion.domain.messages import render
@@ -157,7 +157,7 @@ def test_carry_game_that_carries_on():
 
 
 # ---------------------------------------------------------------------------------------------------
-# through the session layer (companion.domain.session): derived, propagated, summed
+# through the session layer (companion.record.session): derived, propagated, summed
 # ---------------------------------------------------------------------------------------------------
 
 @pytest.fixture

@@ -104,7 +104,7 @@ CLASSIFICATION_COLUMNS = ["session", "rank", "player_1", "player_2", "stage", "s
 def classification_rows(session) -> list[list]:
     """The night's classification (``rules/tournament.md``): rank, the pair, the last stage it played
     (0-based, and its name). Nothing for a session without stages or before every stage is done."""
-    from companion.domain.session import state_of
+    from companion.record.session import state_of
 
     club = session.header.get("club") or {}
     if club.get("format") != "stages":

@@ -1,12 +1,11 @@
 """A night at the table, pure (no Flask, no SQLite): the session file (companion-session/1) read into
 games, and the state it computes (companion-state/1).
 
-What the events do to a session is ``companion.domain.events`` (one table, for the stored rows and for replay).
+What the events do to a session is ``companion.record.events`` (one table, for the stored rows and for replay).
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -15,13 +14,13 @@ from companion.domain import text as text_policy
 from companion.domain.errors import RuleError, join_path
 from companion.kinds.base import GameRec
 from companion.domain.messages import N_, define
+from companion.domain.players import (MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, clean_name,  # noqa: F401 (the file's names)
+                                       player_key, same_player)
 from companion.domain.settle import settle as settle_plan
 
 FORMAT = "companion-session/1"
 STATE_FORMAT = "companion-state/1"
-MIN_PLAYERS, MAX_PLAYERS = 2, 40
 MAX_CLUB_PLAYERS = 400          # a club night (rules/tournament.md, "Scale"): 200 pairs, 100 tables
-MAX_NAME = 40
 MAX_SESSION_NAME = 80
 SESSION_KEYS = ("format", "name", "started", "currency", "players", "club", "games", "settle", "log")
 HEADER_KEYS = ("format", "name", "started", "currency", "players", "club", "settle", "log")
@@ -30,9 +29,6 @@ define("session", {
     "object": N_("a session file is a JSON object"),
     "format": N_("format must be %(format)s"),
     "unknown_key": N_("unknown key %(key)s"),
-    "name_text": N_("a name must be text"),
-    "name_empty": N_("a name cannot be empty"),
-    "name_long": N_("a name has at most %(max)s characters (%(count)s given)"),
     "name_control": N_("a name cannot hold control or text-direction characters"),
     "players_list": N_("players must be a list of names"),
     "players_count": N_("a session has %(low)s to %(high)s players (%(count)s given)"),
@@ -60,31 +56,6 @@ define("session", {
     "undo_last_game": N_("Only the last game of the session can be removed by undo."),
     "carry_broken": N_("game %(game)s cannot take what the game before it carries: %(why)s"),
 })
-
-
-
-def player_key(name: str) -> str:
-    """Players are matched by name across sessions: case and accents do not matter (Iñaki = inaki)."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
-
-
-def clean_name(raw, path: str = "name") -> str:
-    """A player's name: trimmed, non-empty, at most 40 characters, any script, nothing hidden."""
-    if not isinstance(raw, str):
-        raise RuleError("session.name_text", path)
-    name = text_policy.clean(raw, path)      # one Unicode policy for every typed text
-    if not name:
-        raise RuleError("session.name_empty", path)
-    if len(name) > MAX_NAME:
-        raise RuleError("session.name_long", path, max=MAX_NAME, count=len(name))
-    return name
-
-
-def same_player(name: str, players: list[str]) -> str | None:
-    """The listed player that ``name`` would be taken for (history matches names without case or accents)."""
-    key = player_key(name)
-    return next((p for p in players if player_key(p) == key), None)
 
 
 def max_players(header: dict) -> int:

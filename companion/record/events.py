@@ -16,7 +16,7 @@ from typing import Callable, Protocol
 from companion import kinds
 from companion.domain.errors import RuleError, Stale
 from companion.kinds.base import Action, Change, GameRec, Item, action_from_json, apply_change
-from companion.domain.session import (max_players, Session, build_game, clean_name, clean_session_name, game_doc, load,
+from companion.record.session import (max_players, Session, build_game, clean_name, clean_session_name, game_doc, load,
                       same_player, settle_of)
 
 
