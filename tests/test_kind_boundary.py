@@ -15,17 +15,14 @@ CODE = {".py", ".html", ".css", ".js"}
 VENDORED = {"htmx-2.0.11.min.js"}
 
 
-_RATINGS = ("the table that keeps the figures of the kind rated as pairs is named rt_mus: stored schema, renamed "
-            "only with a rebuild of the derived tables (the storage work of issue 27.3 owns their schema)")
 _GLOSSARY = ("the app's words shared by several games (partida, bote, pareja; kitty's seed): their English and "
              "seed columns name the games they cite (docs/glossary.md); each game's own words are in its folder")
-# Features the rules define around named kinds, outside the kinds' packages: each file and the kinds it may
+# Files inside companion/kinds/ but outside one kind's folder (the app's code outside kinds/ names none): each file and the kinds it may
 # name, with why. Anything else asks the kind. An allowance no longer used fails (test below), so the list
 # only shrinks. (Added when the club night, ratings and glossary branches met the one-folder kinds.)
 ALLOWED: dict[str, tuple[set[str], str]] = {
     "companion/kinds/glossary.py": ({"mus", "newmarket", "desmoche"}, _GLOSSARY),
     "companion/kinds/newmarket/glossary.py": ({"desmoche"}, _GLOSSARY),
-    "companion/storage/ratings_tables.py": ({"mus"}, _RATINGS),
 }
 
 

@@ -9,7 +9,7 @@ import json
 from companion.storage.connection import Connection as Database
 from companion.storage.store import dump
 
-SCHEMA = "3"      # 3: contests ordered by the UTC instant a session started (issue 26)
+SCHEMA = "4"      # 3: contests ordered by the UTC instant a session started (issue 26); 4: rt_pairs
 TRIGGERS = ("rt_on_insert", "rt_on_update", "rt_on_delete")
 
 _TABLES = [
@@ -34,7 +34,8 @@ _TABLES = [
     "CREATE TABLE rt_stats (subject TEXT NOT NULL, what TEXT NOT NULL, other TEXT NOT NULL, played INTEGER"
     " NOT NULL, won INTEGER NOT NULL, lost INTEGER NOT NULL, drawn INTEGER NOT NULL,"
     " PRIMARY KEY (subject, what, other)) WITHOUT ROWID",
-    "CREATE TABLE rt_mus (subject TEXT PRIMARY KEY, data TEXT NOT NULL)",
+    # the figures of the kind rated as pairs (``Kind.rated_pairs``), per subject
+    "CREATE TABLE rt_pairs (subject TEXT PRIMARY KEY, data TEXT NOT NULL)",
     "CREATE TABLE rt_names (key TEXT PRIMARY KEY, name TEXT NOT NULL)",
 ]
 _TRIGGERS = [
@@ -78,7 +79,7 @@ def build(db: Database) -> None:
     """(Re)create the tables and triggers; every session is dirty then."""
     for name in TRIGGERS:
         db.execute(f"DROP TRIGGER IF EXISTS {name}" + (" ON sessions" if _postgres(db) else ""))
-    for name in _NAMES:
+    for name in sorted(set(_NAMES) | set(_derived_tables(db))):     # an earlier schema's tables too
         db.execute(f"DROP TABLE IF EXISTS {name}")
     if _postgres(db):
         from companion.storage.postgres import ddl       # (psycopg: only when PostgreSQL is the engine)
@@ -93,6 +94,16 @@ def build(db: Database) -> None:
     db.execute("INSERT INTO rt_dirty(session_id) SELECT id FROM sessions")
     db.execute("DELETE FROM meta WHERE key = 'ratings_pending'")
     put_meta(db, "ratings_schema", SCHEMA)
+
+
+def _derived_tables(db: Database) -> list[str]:
+    """Every table named ``rt_*``: the derived tables of this schema or of any earlier one."""
+    if _postgres(db):
+        sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+               " AND table_type = 'BASE TABLE' AND substr(table_name, 1, 3) = 'rt_'")
+    else:
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 3) = 'rt_'"
+    return [row[0] for row in db.execute(sql).fetchall()]
 
 
 def put_meta(db: Database, key: str, value: str) -> None:
@@ -153,7 +164,7 @@ def head_to_head_rows(db: Database, a: str, b: str) -> list[tuple]:
 
 
 def pair_numbers(db: Database, subject: str) -> dict | None:
-    row = db.execute("SELECT data FROM rt_mus WHERE subject = ?", [subject]).fetchone()
+    row = db.execute("SELECT data FROM rt_pairs WHERE subject = ?", [subject]).fetchone()
     return json.loads(row[0]) if row else None
 
 
@@ -252,9 +263,9 @@ def drop_empty_stats(db: Database, subjects: list[str]) -> None:
 def put_pair_numbers(db: Database, subject: str, data: str | None) -> None:
     """A subject's figures of the kind that rates pairs (None: it has none any more)."""
     if data is None:
-        db.execute("DELETE FROM rt_mus WHERE subject = ?", [subject])
+        db.execute("DELETE FROM rt_pairs WHERE subject = ?", [subject])
     else:
-        db.execute("INSERT INTO rt_mus(subject, data) VALUES (?, ?) ON CONFLICT (subject) DO UPDATE SET data = excluded.data",
+        db.execute("INSERT INTO rt_pairs(subject, data) VALUES (?, ?) ON CONFLICT (subject) DO UPDATE SET data = excluded.data",
                    [subject, data])
 
 

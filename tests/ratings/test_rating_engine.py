@@ -181,3 +181,19 @@ def test_a_write_during_the_read_keeps_the_session_dirty(new_database, monkeypat
     assert derived.refresh(db) == 2
     assert len(reads) == 2 and reads[0] == reads[1]
     assert db.execute("SELECT COUNT(*) FROM rt_dirty").fetchone()[0] == 0
+
+
+def test_a_rebuild_drops_an_earlier_schemas_derived_tables(new_database):
+    """A table an earlier schema kept (``rt_*``, gone from this one) goes when the tables are built again;
+    the sessions' own tables stay."""
+    db = make_db(new_database, history()[:2])
+    derived.refresh(db)
+    rated = rating_rows(db)
+    db.execute("CREATE TABLE rt_retired (subject TEXT PRIMARY KEY, data TEXT NOT NULL)")
+    db.execute("DELETE FROM meta WHERE key = 'ratings_schema'")   # as after an upgrade
+    derived.refresh(db)
+    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()} \
+        if getattr(db, "dialect", "sqlite") == "sqlite" else {r[0] for r in db.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()").fetchall()}
+    assert "rt_retired" not in names and {"sessions", "rt_pairs"} <= names
+    assert rating_rows(db) == rated
