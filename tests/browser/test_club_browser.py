@@ -8,7 +8,7 @@ import subprocess
 
 import zxingcpp
 from PIL import Image
-from taps import at_rest
+from taps import at_rest, live_version, wait_recorded
 
 import pytest
 
@@ -124,8 +124,11 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
                 phone.locator(f"a[aria-label='Team {team} plus {points}']").tap()
                 phone.wait_for_url(re.compile(r".*tally=.*"))
                 at_rest(phone)        # the Count a swap brought in takes taps once armed (static/app.js)
+                before = live_version(phone)
                 phone.locator("button[name=move][value=tally]").tap()
-                phone.wait_for_url(re.compile(r".*done=1.*"))
+                # recorded: the live region's version moved (the address's done=1 is dropped by app.js as
+                # soon as the page loads, so waiting for it races)
+                wait_recorded(phone, before)
                 landed = len(polls)
                 score = sala.locator(f".tbl >> nth={t}").locator(f".team-{team.lower()} .score")
                 score.filter(has_text=str(points)).wait_for(timeout=30000)
@@ -139,7 +142,8 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
             # "ended by the clock" at every table; the next round's seating the page shown first (issue 28)
             sala.locator(".tbl .tag").nth(2).wait_for(state="attached", timeout=10000)
             if rnd < 3:
-                sala.locator(".seating.shown .page-title", has_text=f"Round {rnd + 1}: proposed").wait_for(timeout=10000)
+                # shown within two turns of the sala's pages (static/sala.js turns them every 15 s)
+                sala.locator(".seating.shown .page-title", has_text=f"Round {rnd + 1}: proposed").wait_for(timeout=35000)
         assert any("/sala" in u for u in polls), "the sala never polled"
         state = org.request.get(base + watch.replace("/sala", "/state.json")).json()
         # the sala fits a 1024x768 tablet too, with the standings
