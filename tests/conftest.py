@@ -2,7 +2,10 @@ import os
 
 import pytest
 
+import speedups
 from companion import create_app
+
+speedups.install()     # what every test's app costs, paid once per process (tests/speedups.py)
 
 # Every test that uses a database runs on both engines: the embedded SQLite and PostgreSQL (a throwaway
 # cluster started once, tests/pgcluster.py). A test about SQLite's own file (its pragmas, its query
