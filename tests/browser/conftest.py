@@ -65,10 +65,32 @@ def browser():
         pytest.fail(f"Chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
     from playwright.sync_api import sync_playwright
 
+    from playwright.sync_api import Browser
+
+    if not hasattr(Browser.new_context, "__wrapped_scale__"):
+        Browser.new_context = _scaled(Browser.new_context)
+        Browser.new_context.__wrapped_scale__ = True
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
         b.close()
+
+
+# Pages are drawn at 1 device pixel per CSS pixel: layout, tap targets and every check are in CSS pixels
+# and do not change, and Chromium rasters a quarter of the pixels of a 2x phone (a fifth less CPU for the
+# screen-heavy modules). Set COMPANION_SHOTS (to keep the screenshots and look at them) and the phones
+# draw at 2x, as a phone's screen does.
+SCALE = 2 if os.environ.get("COMPANION_SHOTS") else 1
+
+
+def _scaled(new_context):
+    def scaled(self, *args, **kwargs):
+        if "device_scale_factor" in kwargs:
+            kwargs["device_scale_factor"] = min(kwargs["device_scale_factor"], SCALE)
+        return new_context(self, *args, **kwargs)
+
+    scaled.__doc__ = new_context.__doc__
+    return scaled
 
 
 def _phone_context(browser):
@@ -103,11 +125,16 @@ def shots(tmp_path_factory):
 @pytest.fixture
 def cpu_load():
     """The CPU kept busy while the test runs (a slow phone is a busy machine): stress-ng when installed,
-    else busy Python loops; bounded (each stops by itself after 10 minutes) and stopped at the end."""
+    else busy Python loops; bounded (each stops by itself after 10 minutes) and stopped at the end.
+
+    One busy process per core the other test workers leave free, and at least one: under the README's
+    command (2 workers on 2 cores) one process, so the machine is full (3 runnable for 2 cores) without
+    taking the other worker's core as well (two processes cost 1.5 CPU-min a run and slowed it down)."""
     import subprocess
     import sys
 
-    n = max(2, os.cpu_count() or 2)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    n = max(1, (os.cpu_count() or 2) - workers + 1)
     if shutil.which("stress-ng"):
         procs = [subprocess.Popen(["stress-ng", "--cpu", str(n), "--timeout", "600s", "--quiet"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]

@@ -1,7 +1,10 @@
 """What the scoring tests share: the live region's version, a page at rest, a tap recorded, a double tap
 held at the network so its requests can be counted. Every wait is for an event, never a guessed delay
 (the 80 ms between the two taps of a double tap is the gesture itself)."""
+import json
 import time
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 
 def live_version(page):
@@ -16,12 +19,19 @@ def at_rest(page, timeout=20000):
     page.wait_for_selector("[data-arming]", state="detached", timeout=timeout)
 
 
+def version_moved(page, before, timeout=20, what="nothing was recorded"):
+    """Wait until the live region shows a version other than ``before``: a selector wait, so it has a
+    deadline and needs no script (the CSP forbids ``wait_for_function``'s evaluated strings)."""
+    moved = "#live[data-version]" + (f":not([data-version={json.dumps(before)}])" if before is not None else "")
+    try:
+        page.wait_for_selector(moved, state="attached", timeout=timeout * 1000)
+    except PlaywrightTimeout:
+        raise AssertionError(what) from None
+
+
 def wait_recorded(page, before, timeout=20):
     """The live region's version moved past ``before`` (a step was recorded), then the page is at rest."""
-    deadline = time.monotonic() + timeout
-    while live_version(page) in (before, None):
-        assert time.monotonic() < deadline, "nothing was recorded"
-        page.wait_for_timeout(30)
+    version_moved(page, before, timeout)
     at_rest(page)
 
 

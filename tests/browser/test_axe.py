@@ -12,13 +12,12 @@ Keep every case's full axe result as JSON:  COMPANION_AXE_DIR=/tmp/axe (one file
 import json
 import os
 import re
-import time
 import urllib.parse
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from helpers import start_session
-from taps import at_rest
+from taps import at_rest, version_moved
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 BLOCKING = ("critical", "serious")
@@ -76,10 +75,7 @@ def tap(page, selector: str) -> None:
     before = _version(page)
     with page.expect_request(lambda r: r.method == "POST", timeout=20000):
         page.click(selector)
-    deadline = time.monotonic() + 20
-    while _version(page) in (before, None):     # (wait_for_function evaluates strings: the CSP forbids it)
-        assert time.monotonic() < deadline, f"nothing recorded after tapping {selector}"
-        page.wait_for_timeout(30)
+    version_moved(page, before, 20, f"nothing recorded after tapping {selector}")
 
 
 def submit(page, selector: str) -> None:

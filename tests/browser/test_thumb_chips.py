@@ -11,11 +11,10 @@ Every test runs with the CPU kept busy (the cpu_load fixture): nothing here may 
 Run with COMPANION_SHOTS=/tmp/thumb-shots to keep a screenshot of every step."""
 import json
 import re
-import time
 
 import pytest
 from helpers import start_session
-from taps import double_tap_held, live_version as _version, wait_recorded
+from taps import double_tap_held, live_version as _version, version_moved, wait_recorded
 from widths import WIDE
 
 # the scroll kept and the bar in view must not depend on timing: every test here runs with the CPU busy
@@ -108,10 +107,7 @@ def tap_and_record(page, selector: str, toast: str | None) -> None:
     y = scroll_to_middle(page)
     before = _version(page)
     tap(page, selector)
-    deadline = time.monotonic() + 10
-    while _version(page) in (before, None):          # (wait_for_function evaluates strings: the CSP forbids it)
-        assert time.monotonic() < deadline, f"nothing recorded after tapping {selector}"
-        page.wait_for_timeout(30)
+    version_moved(page, before, 10, f"nothing recorded after tapping {selector}")
     settle(page)                                      # the scroll is put back once the swap has settled
     now = page.evaluate("window.scrollY")
     assert abs(now - y) <= 3, f"the page jumped from {y} to {now} after {selector}"
