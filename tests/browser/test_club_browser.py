@@ -30,7 +30,9 @@ def decode(png: bytes) -> str:
     return found[0].text
 
 
-def start_night(page, base):
+def start_night(page, base, rounds=None):
+    """A session of the twelve players and its club night set up (tally scoring; ``rounds`` if given), at
+    the first round's proposal."""
     page.goto(base + "/")
     page.fill("input[name=name]", "Club night")
     page.locator("button[name=more]").tap()
@@ -42,6 +44,8 @@ def start_night(page, base):
     page.locator("a:has-text('Run a club night')").tap()
     page.wait_for_url("**/club")
     page.locator("select[name=scoring]").select_option("tally")
+    if rounds is not None:
+        page.fill("input[name=rounds]", str(rounds))
     page.locator("#setup button[type=submit]").tap()
     page.wait_for_selector("#proposal")
 

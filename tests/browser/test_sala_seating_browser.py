@@ -3,7 +3,8 @@
 once it is over, labelled with its round, whole on the screen, no name cut."""
 import os
 
-PLAYERS = ["Ane", "Bea", "Carlos", "Dani", "Eneko", "Fermin", "Gorka", "Hodei", "Iker", "Jone", "Koldo", "Leire"]
+from test_club_browser import start_night
+
 SIZES = ((1920, 1080), (1024, 768))
 
 
@@ -34,20 +35,7 @@ def test_the_sala_announces_the_next_round(browser, live_server, shots):
     base = live_server
     org_ctx = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
     org = org_ctx.new_page()
-    org.goto(base + "/")
-    org.fill("input[name=name]", "Club night")
-    org.locator("button[name=more]").tap()
-    org.wait_for_selector("input[name=p11]")
-    for i, p in enumerate(PLAYERS):
-        org.fill(f"input[name=p{i}]", p)
-    org.locator("button:has-text('Start the session')").tap()
-    org.wait_for_url("**/s/**")
-    org.locator("a:has-text('Run a club night')").tap()
-    org.wait_for_url("**/club")
-    org.locator("select[name=scoring]").select_option("tally")
-    org.fill("input[name=rounds]", "3")
-    org.locator("#setup button[type=submit]").tap()
-    org.wait_for_selector("#proposal")
+    start_night(org, base, rounds=3)
     url = base + org.locator("a:has-text('Open the sala')").get_attribute("href")
     contexts = [browser.new_context(viewport={"width": w, "height": h}) for w, h in SIZES]
     salas = [c.new_page() for c in contexts]
