@@ -1,7 +1,10 @@
 """Browser tests: the real app under waitress on loopback, driven by Playwright in Debian's Chromium."""
+import faulthandler
 import os
 import shutil
+import signal
 import socket
+import sys
 import threading
 import time
 
@@ -12,6 +15,15 @@ from helpers import csrf, form_fields, new_session, start_session  # noqa: F401 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+# Under xdist a test's output is captured and shown only when it fails: there, Playwright says each call it
+# starts and ends (DEBUG=pw:api, read when playwright is first imported), so a test the watchdog below had
+# to stop shows the call it was stuck in.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("DEBUG", "pw:api")
+# A browser test that runs this long is stuck, not slow (the longest takes ~2 min alone, ~5 on a loaded
+# machine): see `_watchdog`.
+DEADLINE = float(os.environ.get("COMPANION_BROWSER_DEADLINE", "900"))
 
 
 def pytest_collection_modifyitems(items):
@@ -71,9 +83,95 @@ def browser():
         Page.close = _calm_close(Page.close, lambda page: [page])
         BrowserContext.close = _calm_close(BrowserContext.close, lambda context: list(context.pages))
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        b = _Relaunching(lambda: pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS))
         yield b
         b.close()
+
+
+class _Relaunching:
+    """The worker's Chromium, launched again when the watchdog had to kill it: one stuck test fails, the
+    worker's other tests go on."""
+
+    def __init__(self, launch):
+        self._launch = launch
+        self._browser = launch()
+
+    def __getattr__(self, name):
+        if not self._browser.is_connected():
+            self._browser = self._launch()
+        return getattr(self._browser, name)
+
+
+def _chromium_pids() -> list[int]:
+    """This worker's Chromium processes (under Playwright's driver, under this process)."""
+    parent = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    mine, found = {os.getpid()}, True
+    while found:
+        found = False
+        for pid, ppid in parent.items():
+            if ppid in mine and pid not in mine:
+                mine.add(pid)
+                found = True
+    out = []
+    for pid in mine - {os.getpid()}:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"chrom" in f.read().split(b"\0")[0]:
+                    out.append(pid)
+        except OSError:
+            continue
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _watchdog(request):
+    """A browser test stuck for DEADLINE seconds is stopped rather than waited for forever. Chromium can hang
+    for good (a page closed while its own navigation commits: Playwright 42068 and 41900); killing it makes the
+    stuck call fail, so the test fails with its traceback and the Playwright calls it made (DEBUG=pw:api
+    above). If even that does not end it, the stacks are printed and the worker exits (xdist starts another)."""
+    done = threading.Event()
+
+    def fire():
+        print(f"\n{request.node.nodeid}: still running after {DEADLINE:.0f} s; Chromium killed", file=sys.stderr)
+        for pid in _chromium_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if not done.wait(120):
+            faulthandler.dump_traceback(file=sys.__stderr__, all_threads=True)
+            os._exit(3)
+
+    timer = threading.Timer(DEADLINE, fire)
+    timer.daemon = True
+    timer.start()
+    yield
+    done.set()
+    timer.cancel()
+
+
+@pytest.fixture
+def print_pdf(browser):
+    """print_pdf(url, path, **pdf_options): the page at url printed to a PDF by a Chromium of its own, closed
+    at once. The worker's browser never prints: the runs that hung for good in the 64-pair bracket test had printed
+    on it earlier in that test."""
+    def print_(url, path, **options):
+        own = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = own.new_page()
+            page.goto(url)
+            page.pdf(path=str(path), **options)
+        finally:
+            own.close()
+
+    return print_
 
 
 # Pages are drawn at 1 device pixel per CSS pixel: layout, tap targets and every check are in CSS pixels
