@@ -13,8 +13,17 @@ import pytest
 from helpers import csrf, form_fields, new_session, start_session  # noqa: F401  (import from helpers)
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+# Chromium 156's headless browser opens, for every window (every context here), two renderers of its own for
+# the address bar's WebUI popups (chrome://omnibox-popup.top-chrome/): in the 3-table club night they cost
+# as much CPU as every page the test opened. Turned off with the features Playwright turns off (the last
+# --disable-features switch is the one Chromium reads, and Playwright puts its own first).
+PLAYWRIGHT_OFF = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
+                  "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,"
+                  "AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,OptimizationHints,"
+                  "NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        f"--disable-features={PLAYWRIGHT_OFF},WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
 
 # Under xdist a test's output is captured and shown only when it fails: there, Playwright says each call it
 # starts and ends (DEBUG=pw:api, read when playwright is first imported), so a test the watchdog below had
@@ -75,13 +84,16 @@ def live_server(tmp_path_factory, live_backend, request):
 def browser():
     if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page, sync_playwright
 
     if not hasattr(Browser.new_context, "__wrapped_scale__"):
         Browser.new_context = _scaled(Browser.new_context)
         Browser.new_context.__wrapped_scale__ = True
-        Page.close = _calm_close(Page.close, lambda page: [page])
-        BrowserContext.close = _calm_close(BrowserContext.close, lambda context: list(context.pages))
+        page_close = Page.close
+        Page.close = _calm_close(page_close, lambda page: [page], page_close)
+        BrowserContext.close = _calm_close(BrowserContext.close, lambda context: list(context.pages), page_close)
+        Page.screenshot = _unkept(Page.screenshot)
+        Locator.screenshot = _unkept(Locator.screenshot)
     with sync_playwright() as pw:
         b = _Relaunching(lambda: pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS))
         yield b
@@ -157,23 +169,6 @@ def _watchdog(request):
     timer.cancel()
 
 
-@pytest.fixture
-def print_pdf(browser):
-    """print_pdf(url, path, **pdf_options): the page at url printed to a PDF by a Chromium of its own, closed
-    at once. The worker's browser never prints: the runs that hung for good in the 64-pair bracket test had printed
-    on it earlier in that test."""
-    def print_(url, path, **options):
-        own = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            page = own.new_page()
-            page.goto(url)
-            page.pdf(path=str(path), **options)
-        finally:
-            own.close()
-
-    return print_
-
-
 # Pages are drawn at 1 device pixel per CSS pixel: layout, tap targets and every check are in CSS pixels
 # and do not change, and Chromium rasters a quarter of the pixels of a 2x phone (a fifth less CPU for the
 # screen-heavy modules). Set COMPANION_SHOTS (to keep the screenshots and look at them) and the phones
@@ -191,28 +186,33 @@ def _scaled(new_context):
     return scaled
 
 
-# Closing a page while a navigation of its own commits can hang for ever in Chromium (Playwright issues
-# 42068 and 41900, an upstream Chromium bug), and these pages navigate by themselves: a table's phone
-# follows the night to its next match, a sala turns its pages. Two runs hung that way, in ctx.close() and
-# page.close(). Every close first takes its pages to about:blank, where no script is left to navigate.
-def _blank(page) -> None:
+# Closing a page while a navigation of its own commits can hang for ever in Chromium: Chromium answers
+# Target.closeTarget with success and drops the close, so page.close() waits for a close that never comes
+# (Playwright issues 41900, 42068 and 42366, crbug 536385539; the fixes proposed upstream re-issue the close).
+# These pages navigate by themselves (a table's phone follows the night to its next match, a sala turns its
+# pages), and runs hung that way in page.close() and ctx.close(). So a close here asks without waiting
+# (run_before_unload: the app sets no beforeunload), waits for the page's close event and asks again when it
+# does not come; a context's pages are all closed so before the context is.
+def _close_page(close, page) -> None:
     from playwright.sync_api import Error
 
-    for _ in range(3):
+    for _ in range(10):
         if page.is_closed():
             return
         try:
-            page.goto("about:blank", timeout=15000)
-            return
-        except Error:           # the page's own navigation won the race: go again
+            close(page, run_before_unload=True)
+            page.wait_for_event("close", timeout=1000)
+        except Error:               # no close event in time (asked again), or the page closed meanwhile
             continue
+    assert page.is_closed(), "a page did not close after ten requests"
 
 
-def _calm_close(close, pages_of):
+def _calm_close(close, pages_of, close_page):
     def calm(self, *args, **kwargs):
         for page in pages_of(self):
-            _blank(page)
-        return close(self, *args, **kwargs)
+            _close_page(close_page, page)
+        if close is not close_page:
+            return close(self, *args, **kwargs)
 
     calm.__doc__ = close.__doc__
     return calm
@@ -241,10 +241,31 @@ def second_phone(browser):
 
 @pytest.fixture(scope="session")
 def shots(tmp_path_factory):
-    """Where screenshots go (set COMPANION_SHOTS to keep them, e.g. to look at them)."""
-    path = os.environ.get("COMPANION_SHOTS") or str(tmp_path_factory.mktemp("shots"))
+    """Where screenshots go (set COMPANION_SHOTS to keep them, e.g. to look at them). Without it the folder is
+    a temporary one nobody opens, and a screenshot saved there is not taken (`_unkept`)."""
+    path = os.environ.get("COMPANION_SHOTS")
+    if not path:
+        path = str(tmp_path_factory.mktemp("shots"))
+        _THROWN_AWAY.add(os.path.realpath(path))
     os.makedirs(path, exist_ok=True)
     return path
+
+
+_THROWN_AWAY: set = set()
+
+
+def _unkept(screenshot):
+    """A screenshot saved to the throw-away shots folder is skipped: it is for a person to look at
+    (COMPANION_SHOTS), and drawing and encoding a full page was a good part of the browser's CPU. A
+    screenshot a test reads (no path, or a path elsewhere) is taken as before."""
+    def maybe(self, *args, **kwargs):
+        path = kwargs.get("path")
+        if path is not None and os.path.dirname(os.path.realpath(str(path))) in _THROWN_AWAY:
+            return b""
+        return screenshot(self, *args, **kwargs)
+
+    maybe.__doc__ = screenshot.__doc__
+    return maybe
 
 
 @pytest.fixture

@@ -56,10 +56,10 @@ def decode_image(img) -> str:
     return found[0].text
 
 
-def print_cards(print_pdf, url, tmp_path) -> list:
+def print_cards(page, tmp_path) -> list:
     """The cards page printed by Chromium (A4) and rasterised by pdftoppm: one PNG per sheet."""
     pdf = tmp_path / "cards.pdf"
-    print_pdf(url, pdf, format="A4", prefer_css_page_size=True, print_background=True)
+    page.pdf(path=str(pdf), format="A4", prefer_css_page_size=True, print_background=True)
     subprocess.run(["pdftoppm", "-png", "-r", "100", str(pdf), str(tmp_path / "sheet")], check=True)
     sheets = sorted(tmp_path.glob("sheet*.png"))
     for sheet in sheets:
@@ -68,7 +68,7 @@ def print_cards(print_pdf, url, tmp_path) -> list:
     return sheets
 
 
-def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path, print_pdf):
+def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path):
     base = live_server
     org_ctx = phone_ctx(browser)
     org = org_ctx.new_page()
@@ -155,7 +155,8 @@ def test_a_rotating_night_at_three_tables(browser, live_server, tmp_path, print_
         assert sala.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
         assert sala.locator(".sala-standings tbody tr").count() == 12
         # the cards print on A4, two a sheet, and the printed QR still opens table 1
-        pdf_pages = print_cards(print_pdf, org.url.replace("/club", "/club/cards"), tmp_path)
+        org.goto(org.url.replace("/club", "/club/cards"))
+        pdf_pages = print_cards(org, tmp_path)
         assert len(pdf_pages) == 2
         assert decode_image(Image.open(pdf_pages[0])) in (links[0], )
     finally:

@@ -29,7 +29,7 @@ def show(page, url, data_page):
     page.wait_for_selector(f'.sala-tables.shown[data-page="{data_page}"]', state="attached")
 
 
-def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, tmp_path, shots, print_pdf):
+def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, tmp_path, shots):
     base = live_server
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, has_touch=True,
                               is_mobile=True)
@@ -69,14 +69,14 @@ def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, t
     assert org.locator(".table-card").count() == 40
     assert org.locator(".table-card h1").first.text_content().strip() == "Table 1"
     pdf = tmp_path / "cards.pdf"
-    print_pdf(org.url, pdf, format="A4", prefer_css_page_size=True, print_background=True)
+    org.pdf(path=str(pdf), format="A4", prefer_css_page_size=True, print_background=True)
     out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     assert int(re.search(r"Pages:\s+(\d+)", out).group(1)) == 20
     # the pairings sheet: round 1's 40 tables on one A4 page
     org.goto(edit + "/tournament/sheet")
     assert org.locator(".sheet tbody tr").count() == 40
     pdf = tmp_path / "sheet.pdf"
-    print_pdf(org.url, pdf, format="A4", prefer_css_page_size=True, print_background=True)
+    org.pdf(path=str(pdf), format="A4", prefer_css_page_size=True, print_background=True)
     out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     assert int(re.search(r"Pages:\s+(\d+)", out).group(1)) == 1
     subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), os.path.join(shots, "pairings-sheet")], check=True)
@@ -104,7 +104,7 @@ def test_eighty_pairs_drawn_started_carded_and_announced(browser, live_server, t
     ctx.close()
 
 
-def test_a_bracket_of_64_pairs_on_the_sala(browser, live_server, tmp_path, shots, print_pdf):
+def test_a_bracket_of_64_pairs_on_the_sala(browser, live_server, tmp_path, shots):
     """One knockout of 64 pairs: its 32 ties start together; the sala draws the bracket in four pages of 8
     round-1 ties and a page of its finals, every name whole at 1920x1080 and 1024x768."""
     base = live_server
@@ -134,7 +134,7 @@ def test_a_bracket_of_64_pairs_on_the_sala(browser, live_server, tmp_path, shots
     org.goto(edit + "/tournament/bracket")
     assert org.locator(".print-bracket").count() == 5
     pdf = tmp_path / "bracket.pdf"
-    print_pdf(org.url, pdf, prefer_css_page_size=True, print_background=True)
+    org.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
     out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     assert int(re.search(r"Pages:\s+(\d+)", out).group(1)) == 5
     width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", out).groups())
