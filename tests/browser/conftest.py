@@ -15,15 +15,17 @@ from helpers import csrf, form_fields, new_session, start_session  # noqa: F401 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 # Chromium 156's headless browser opens, for every window (every context here), two renderers of its own for
 # the address bar's WebUI popups (chrome://omnibox-popup.top-chrome/): in the 3-table club night they cost
-# as much CPU as every page the test opened. Turned off with the features Playwright turns off (the last
-# --disable-features switch is the one Chromium reads, and Playwright puts its own first).
+# as much CPU as every page the test opened. And it keeps a spare renderer started for the next page, which a
+# new context cannot use: the axe module started 122 renderers, 61 without spares (129 → 104 CPU-s). Both
+# turned off, with the features Playwright turns off (Chromium reads the last --disable-features switch, and
+# Playwright puts its own first).
 PLAYWRIGHT_OFF = ("AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades,"
                   "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,ThirdPartyStoragePartitioning,"
                   "AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,OptimizationHints,"
                   "NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-        f"--disable-features={PLAYWRIGHT_OFF},WebUIOmniboxPopup,WebUIOmniboxAimPopup"]
+        f"--disable-features={PLAYWRIGHT_OFF},WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess"]
 
 # Under xdist a test's output is captured and shown only when it fails: there, Playwright says each call it
 # starts and ends (DEBUG=pw:api, read when playwright is first imported), so a test the watchdog below had
