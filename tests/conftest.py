@@ -20,10 +20,14 @@ def _postgres_available() -> bool:
 
 
 # The engine matrix (issue 27: the whole suite under 12 minutes on 2 cores). Every test that uses a
-# database runs on both engines, except browser tests: a page drives the same routes over the same store
-# whichever engine is under it, and the store's behaviour on both engines is what the non-browser tests
-# check. Browser modules marked ``both_engines`` (live polls across phones and servers, the club night)
-# still run on PostgreSQL too; COMPANION_TEST_ENGINES=all runs every browser test on both.
+# database runs on both engines, except:
+# - browser tests: a page drives the same routes over the same store whichever engine is under it, and the
+#   store's behaviour on both engines is what the non-browser tests check. Browser modules marked
+#   ``both_engines`` (live polls across phones and servers) still run on PostgreSQL too;
+# - modules marked ``one_engine``: their subject is a page's words, numbers and assets, or how a typed value
+#   is read and refused, worked out above the store (the write path's refusals on both engines are
+#   test_write_path.py's, test_inputs_refused.py's and test_form_keys.py's).
+# COMPANION_TEST_ENGINES=all runs every one of them on both.
 ALL_ENGINES = os.environ.get("COMPANION_TEST_ENGINES", "") == "all"
 
 
@@ -56,7 +60,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.postgres)
         browser_pg_left_out = (params.get("live_backend") == "postgresql" and not ALL_ENGINES
                                and not item.get_closest_marker("both_engines"))
-        if on_pg and (not available or item.get_closest_marker("sqlite_only") or browser_pg_left_out):
+        page_pg_left_out = not ALL_ENGINES and item.get_closest_marker("one_engine") is not None
+        if on_pg and (not available or item.get_closest_marker("sqlite_only") or browser_pg_left_out
+                      or page_pg_left_out):
             dropped.append(item)
         else:
             keep.append(item)

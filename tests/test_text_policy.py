@@ -12,6 +12,8 @@ from companion.domain.errors import RuleError
 from companion.record.session import clean_name, clean_session_name, load
 from helpers import csrf
 
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
+
 REFUSED = ["\u202e", "\u202d", "\u2066", "\u2069", "\u200e", "\u200f", "\u061c", "\u200b", "\u2060", "\ufeff",
            "\u0001", "\u001f", "\u007f", "\u0085", "\u00ad", "\U000e0041", "\U000e007f", "\u3164", "\u115f",
            "\u1160", "\uffa0", "\u2800", "\u034f", "\u180e", "\u2028", "\u2029", "\ue000", "\U0010fffd",

@@ -14,6 +14,8 @@ import pytest
 
 from companion.web import security
 
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

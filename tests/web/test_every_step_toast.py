@@ -1,8 +1,12 @@
 """Every step says what happened (issue 16): an accepted órdago, undo, "Go on" after Chica."""
 import re
 
+import pytest
+
 from helpers import new_session
 from test_mus_web import act, add_match, form_fields
+
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
 
 
 def toast_of(client, url):

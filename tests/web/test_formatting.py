@@ -7,6 +7,8 @@ import pytest
 
 from companion.web import i18n
 
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
+
 MINUS = "\u2212"
 
 

@@ -1,7 +1,11 @@
 """The reader's language (issue 11): chosen from Accept-Language, switched and remembered per browser, the
 Watch link in each phone's own language; money and dates in the language's way; data stays English."""
+import pytest
+
 from helpers import new_session
 from test_mus_web import act, add_match
+
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
 
 ES = {"Accept-Language": "es-ES,es;q=0.9"}
 JA = {"Accept-Language": "ja-JP,ja;q=0.9"}

@@ -5,8 +5,12 @@ import html as htmllib
 import re
 from urllib.parse import unquote_plus
 
+import pytest
+
 from helpers import new_session
 from test_mus_web import act, add_match, doc_of, errors_in, form_fields, mus_state
+
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
 
 
 def setup(client, **opts):

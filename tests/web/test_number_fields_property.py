@@ -13,6 +13,8 @@ from helpers import new_session
 from test_club_web import setup_night, start_round
 from test_no_500 import app, games_session  # noqa: F401  (fixtures: no rate limits; a game of each kind)
 
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
+
 HX = {"HX-Request": "true"}
 QUERY_INTS = ["since", "page", "imported", "n", "fixed", "points", "was", "rows", "target", "v", "at", "gi"]
 

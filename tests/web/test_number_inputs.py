@@ -12,6 +12,8 @@ from helpers import csrf, form_fields, new_session
 from test_club_web import PLAYERS, setup_night, start_round, table_links
 from test_settle_page import DESMOCHE, NEEDS, import_doc, session_doc
 
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
+
 HX = {"HX-Request": "true"}
 
 

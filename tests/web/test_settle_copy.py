@@ -2,7 +2,11 @@
 import math
 import re
 
+import pytest
+
 from test_settle_page import DESMOCHE, NEEDS, import_doc, session_doc
+
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
 
 
 @NEEDS["desmoche"]

@@ -1,7 +1,11 @@
 """Amounts are marked up so that a phone never splits "-€6.00" after its sign (CSS .money: nowrap)."""
 import re
 
+import pytest
+
 from test_settle_page import DESMOCHE, NEEDS, import_doc, session_doc
+
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
 
 
 @NEEDS["desmoche"]

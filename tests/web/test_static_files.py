@@ -2,7 +2,11 @@
 import gzip
 import re
 
+import pytest
+
 from companion.web.static_files import minify_css, minify_js
+
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
 
 
 def test_css_minified_keeps_every_rule():

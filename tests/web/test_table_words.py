@@ -20,6 +20,8 @@ from test_mus_web import act, add_match
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "club"))
 from clubdata import example_doc  # noqa: E402
 
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
+
 JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
 ES = {"Accept-Language": "es-ES,es;q=0.9"}
 KATA = "ァ-ヶー・"

@@ -1,7 +1,11 @@
 """The Japanese Mus vocabulary (issue 20): chosen per browser like the language, only in Japanese, never a
 way off the site; the language menu offers it only to a Japanese reader; the Mus page in either vocabulary."""
+import pytest
+
 from helpers import new_session
 from test_mus_web import act, add_match
+
+pytestmark = pytest.mark.one_engine    # pages and typed values, not the store: one engine (tests/conftest.py)
 
 JA = {"Accept-Language": "ja-JP,ja;q=0.9"}
 ES = {"Accept-Language": "es-ES,es;q=0.9"}
