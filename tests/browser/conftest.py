@@ -92,8 +92,8 @@ def browser():
         Browser.new_context = _scaled(Browser.new_context)
         Browser.new_context.__wrapped_scale__ = True
         page_close = Page.close
-        Page.close = _calm_close(page_close, lambda page: [page], page_close)
-        BrowserContext.close = _calm_close(BrowserContext.close, lambda context: list(context.pages), page_close)
+        Page.close = _sure_close(page_close, lambda page: [page], page_close)
+        BrowserContext.close = _sure_close(BrowserContext.close, lambda context: list(context.pages), page_close)
         Page.screenshot = _unkept(Page.screenshot)
         Locator.screenshot = _unkept(Locator.screenshot)
     with sync_playwright() as pw:
@@ -209,15 +209,15 @@ def _close_page(close, page) -> None:
     assert page.is_closed(), "a page did not close after ten requests"
 
 
-def _calm_close(close, pages_of, close_page):
-    def calm(self, *args, **kwargs):
+def _sure_close(close, pages_of, close_page):
+    def sure(self, *args, **kwargs):
         for page in pages_of(self):
             _close_page(close_page, page)
         if close is not close_page:
             return close(self, *args, **kwargs)
 
-    calm.__doc__ = close.__doc__
-    return calm
+    sure.__doc__ = close.__doc__
+    return sure
 
 
 def _phone_context(browser):
