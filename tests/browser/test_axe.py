@@ -17,7 +17,7 @@ import urllib.parse
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from helpers import start_session
-from taps import at_rest, version_moved
+from taps import at_rest, live_version, version_moved
 
 PLAYERS = ("Ane", "Bea", "Carlos", "Dani")
 BLOCKING = ("critical", "serious")
@@ -64,15 +64,11 @@ def _context(browser, scheme: str, storage_state=None):
                                storage_state=storage_state)
 
 
-def _version(page):
-    return page.evaluate("document.querySelector('#live') && document.querySelector('#live').dataset.version")
-
-
 def tap(page, selector: str) -> None:
     """One tap that records something on a live page, once the page is at rest (static/app.js ignores taps on
     a control a swap has just brought in: [data-arming]); waits until the page shows the new version."""
     at_rest(page)
-    before = _version(page)
+    before = live_version(page)
     with page.expect_request(lambda r: r.method == "POST", timeout=20000):
         page.click(selector)
     version_moved(page, before, 20, f"nothing recorded after tapping {selector}")

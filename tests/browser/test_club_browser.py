@@ -10,9 +10,7 @@ import zxingcpp
 from PIL import Image
 from taps import at_rest, live_version, wait_recorded
 
-import pytest
-
-# Not marked both_engines (it was): the club's rounds and tables under these pages are what the non-browser
+# On SQLite only (not both_engines): the club's rounds and tables under these pages are what the non-browser
 # club tests check on both engines, and live polls on PostgreSQL are test_two_phones_browser.py's and
 # test_two_servers.py's; COMPANION_TEST_ENGINES=all runs it there too (tests/conftest.py).
 

@@ -4,15 +4,9 @@ once it is over, labelled with its round, whole on the screen, no name cut."""
 import os
 
 from test_club_browser import start_night
+from test_tournament_browser import no_name_cut
 
 SIZES = ((1920, 1080), (1024, 768))
-
-
-def no_name_cut(page, selector):
-    return page.eval_on_selector_all(selector, """els => els.filter(e => {
-        const lh = parseFloat(getComputedStyle(e).lineHeight) || parseFloat(getComputedStyle(e).fontSize) * 1.2;
-        return e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().height > 2 * lh + 2;
-      }).map(e => e.textContent)""")
 
 
 def look(salas, url, shots, name):
